@@ -1,0 +1,39 @@
+// swift-tools-version: 6.1
+// PercBridge: PERC tangibles on any multi-touch table (see README.md and docs/).
+import PackageDescription
+
+let package = Package(
+    name: "PercBridge",
+    products: [
+        .executable(name: "percbridge", targets: ["PercBridge"]),
+        .library(name: "MTKTangibles", targets: ["MTKTangibles"]),
+        .library(name: "LightCheck", targets: ["LightCheck"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The only C edge: libdbus-1 and libsystemd (sd-daemon, sd-journal, sd-device).
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev", "libsystemd-dev", "pkg-config"])]
+        ),
+        // Pure and deterministic: no I/O, no clock reads.
+        .target(name: "MTKTangibles"),
+        .target(name: "LightCheck", dependencies: ["MTKTangibles"]),
+        .executableTarget(
+            name: "PercBridge",
+            dependencies: [
+                "CDBus", "MTKTangibles", "LightCheck",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "MTKTangiblesTests", dependencies: ["MTKTangibles"]),
+        .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "MTKTangibles"]),
+        .testTarget(name: "PercBridgeTests", dependencies: ["PercBridge", "MTKTangibles", "LightCheck"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

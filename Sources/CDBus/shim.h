@@ -1,0 +1,9 @@
+// The only C edge of PercBridge: libdbus-1 and libsystemd.
+// Only Sources/PercBridge/DBus (and the sd-* wrappers beside it) import this module.
+#ifndef PERCBRIDGE_CDBUS_SHIM_H
+#define PERCBRIDGE_CDBUS_SHIM_H
+#include <dbus/dbus.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
+#include <systemd/sd-device.h>
+#endif

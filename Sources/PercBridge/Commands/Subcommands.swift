@@ -1,0 +1,6 @@
+// The list of subcommands. Each part adds its own line here (one line per command).
+import ArgumentParser
+
+let allSubcommands: [any ParsableCommand.Type] = [
+    VersionCommand.self,
+]
