@@ -272,6 +272,11 @@ public struct SimWorld: Sendable {
     public func isLinked(_ id: TangibleID) -> Bool { index[id].map { bodies[$0].linkUp } ?? false }
     /// The light state the PERC's sensor holds now (what it last reported, or would report).
     public func sensedLight(of id: TangibleID) -> LightColour? { index[id].map { bodies[$0].sensed } }
+    /// Where finger `id` is now, if it is down.
+    public func fingerPosition(_ id: Int) -> Vec2? {
+        fingers.last { $0.id == id && $0.down }?.track.pose(at: now).position
+    }
+
     /// Fingers down now, by id.
     public var fingersDown: [Int] { fingers.filter(\.down).map(\.id) }
 
