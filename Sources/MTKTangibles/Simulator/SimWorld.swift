@@ -257,8 +257,9 @@ public struct SimWorld: Sendable {
     public func truePose(of id: TangibleID, at time: Seconds? = nil) -> Pose? {
         let t = time ?? now
         guard let i = index[id], let track = bodies[i].track else { return nil }
-        let onThen = truth.placements.contains { $0.tangible == id && $0.placedAt <= t && ($0.liftedAt.map { t < $0 } ?? true) }
-        return onThen ? track.pose(at: t) : nil
+        guard let p = truth.placements.last(where: { $0.tangible == id && $0.placedAt <= t }),
+              p.liftedAt.map({ t < $0 }) ?? true else { return nil }
+        return track.pose(at: t)
     }
 
     /// Where the PERC's light sensor really is now; nil off the surface or for a PUC.
