@@ -50,7 +50,7 @@ enum ViewerScript {
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     ctx.fillStyle = "#3c4043";
     ctx.fillRect(t.ox, t.oy, surface.width_mm * t.s, surface.height_mm * t.s);
-    const drawn = { tangibles: [], patches: [], pointers: [] };
+    const drawn = { tangibles: [], patches: [], pointers: [], scale: t.s, origin: [t.ox, t.oy] };
     const f = hook.frame;
     if (f) {
       for (const tg of f.tangibles) {
