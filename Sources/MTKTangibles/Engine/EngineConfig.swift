@@ -35,6 +35,10 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     public var driftLimit: Double = 12
     /// Resting: time between passing stationary checks, the delay before retrying after a
     /// failed or inconclusive one, and the failures in a row that send it back to onSurface.
+    /// The first stationary check waits this long after the traces are lost: a lift ends
+    /// the touches up to the field sensor delay plus a connection interval before its
+    /// field-off arrives (about 150 + 30 ms on the reference hardware).
+    public var restingGrace: Seconds = 0.25
     public var stationaryCheckInterval: Seconds = 2.0
     public var stationaryRetryDelay: Seconds = 0.25
     public var stationaryFailureLimit: Int = 3
@@ -67,6 +71,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         historySlack = try v(.historySlack, d.historySlack)
         recoveryRadius = try v(.recoveryRadius, d.recoveryRadius)
         driftLimit = try v(.driftLimit, d.driftLimit)
+        restingGrace = try v(.restingGrace, d.restingGrace)
         stationaryCheckInterval = try v(.stationaryCheckInterval, d.stationaryCheckInterval)
         stationaryRetryDelay = try v(.stationaryRetryDelay, d.stationaryRetryDelay)
         stationaryFailureLimit = try v(.stationaryFailureLimit, d.stationaryFailureLimit)

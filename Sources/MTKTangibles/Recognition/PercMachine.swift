@@ -134,7 +134,7 @@ public struct PercMachine: Sendable {
             out += u.events
             if u.isEmpty {
                 let rest = Rest(pose: u.track.pose, origin: u.track.origin, provenanceBefore: u.track.provenance,
-                                fieldOnAt: fieldOnAt, nextCheckAt: time)
+                                fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
                 go(.resting(rest), .tracesLost, &out)
                 out.append(.provenance(.kept))
             } else {
