@@ -201,6 +201,7 @@ public struct LightCheckScheduler: Sendable {
                 colours[t] = config.primeColour
             }
             if checks[t]!.rounds > before { diagnostics.silentRounds += 1 }
+            if checks[t]!.lastTickAssumedPresentation { diagnostics.assumedPresentations += 1 }
         }
         for t in searches.keys.sorted() {
             if searches[t]!.tick(at: time, deadline: deadline(for: t), presentationDelay: presentationDelay, config: config),

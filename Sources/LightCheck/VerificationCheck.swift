@@ -38,6 +38,8 @@ struct VerificationCheck: Sendable {
     private(set) var voidedRounds = 0
     /// Stable patch id per hypothesis id, so a candidate keeps its patch across rounds.
     var patchIDs: [Int: Int] = [:]
+    /// Whether the last tick had to assume the presentation (no report came in time).
+    private(set) var lastTickAssumedPresentation = false
     /// The colour last drawn at each hypothesis's candidate (absent: nothing drawn there).
     var shown: [Int: LightColour] = [:]
 
@@ -91,8 +93,11 @@ struct VerificationCheck: Sendable {
     /// The clock. Returns true when a priming round ended without a flip (the prime colour
     /// is then assumed).
     mutating func tick(at time: Seconds, deadline: Seconds, presentationDelay: Seconds, config: LightCheckConfig) -> Bool {
+        lastTickAssumedPresentation = false
         guard case .showing(var r) = state else { return false }
+        let wasAssumed = r.presentationAssumed
         let result = r.tick(at: time, deadline: deadline, presentationDelay: presentationDelay, config: config)
+        lastTickAssumedPresentation = r.presentationAssumed && !wasAssumed
         state = .showing(r)
         switch result {
         case .running:
