@@ -4,4 +4,5 @@ import ArgumentParser
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
     ConfigCommand.self,
+    BenchCommand.self,
 ]
