@@ -109,7 +109,9 @@ public enum EvemuParser {
 
     /// `sec.usec type code value` with type/code in hex and value in decimal.
     static func parseEvent(_ body: Substring) -> InputEvent? {
-        let f = body.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        // evemu appends a `# EV_ABS / ABS_MT_SLOT 0` comment to each event in newer files.
+        let data = body.firstIndex(of: "#").map { body[..<$0] } ?? body
+        let f = data.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard f.count == 4, let time = parseTime(f[0]),
               let type = UInt16(f[1], radix: 16), let code = UInt16(f[2], radix: 16), let value = Int32(f[3]) else { return nil }
         return InputEvent(time: time, type: type, code: code, value: value)

@@ -142,6 +142,9 @@ public struct MTDecoder: Sendable {
                 pending[s].trackingID = -1
             } else if e.value < -1 {
                 report("negative tracking id", line: line, "\(e.value)")
+            } else if e.value != pending[s].trackingID, pending.contains(where: { $0.trackingID == e.value }) {
+                // The kernel keeps ids unique among live slots; a duplicate would merge two contacts.
+                report("tracking id already in use", line: line, "id \(e.value) in slot \(s)")
             } else {
                 pending[s].trackingID = e.value
             }
@@ -177,14 +180,13 @@ public struct MTDecoder: Sendable {
         }
         lastReportTime = t
         reportCount += 1
+        // Ends first: an id freed in one slot may begin again in another in the same frame.
+        for s in 0..<pending.count where committed[s].isActive && committed[s].trackingID != pending[s].trackingID {
+            out.append(update(committed[s], .end, time: t, arrival: arrival))
+        }
         for s in 0..<pending.count where pending[s] != committed[s] {
-            let c = committed[s], p = pending[s]
-            if c.trackingID != p.trackingID {
-                if c.isActive { out.append(update(c, .end, time: t, arrival: arrival)) }
-                if p.isActive { out.append(update(p, .begin, time: t, arrival: arrival)) }
-            } else if p.isActive {
-                out.append(update(p, .move, time: t, arrival: arrival))
-            }
+            let p = pending[s]
+            if p.isActive { out.append(update(p, committed[s].trackingID != p.trackingID ? .begin : .move, time: t, arrival: arrival)) }
             committed[s] = p
         }
     }
@@ -203,9 +205,14 @@ public struct MTDecoder: Sendable {
     /// cache; slots whose tracking id changed end the old contact and begin the new one.
     public mutating func resync(with snapshot: MTSnapshot, time: Seconds, arrival: Seconds, into out: inout [ContactUpdate]) {
         guard isSupported else { return }
+        var seen = Set<Int32>()
         for s in 0..<min(snapshot.slots.count, pending.count) {
             var slot = snapshot.slots[s]
             if slot.trackingID < -1 { slot.trackingID = -1 }
+            if slot.isActive, !seen.insert(slot.trackingID).inserted {
+                report("tracking id already in use", line: 0, "id \(slot.trackingID) twice in the resync state")
+                slot.trackingID = -1
+            }
             pending[s] = slot
         }
         currentSlot = (0..<pending.count).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0
