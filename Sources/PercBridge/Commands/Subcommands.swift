@@ -3,4 +3,7 @@ import ArgumentParser
 
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
+    ScanCommand.self,
+    PairCommand.self,
+    MonitorCommand.self,
 ]
