@@ -6,4 +6,6 @@ let allSubcommands: [any ParsableCommand.Type] = [
     ScanCommand.self,
     PairCommand.self,
     MonitorCommand.self,
+    ConfigCommand.self,
+    BenchCommand.self,
 ]
