@@ -153,6 +153,9 @@ final class DBusEventLoop: @unchecked Sendable {
         pending?.complete(.failure(error))
     }
 
+    /// Local signal subscribers (for tests and diagnostics).
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
     var isOpen: Bool { state.withLock { !$0.closed && !$0.stopping } }
 
     // MARK: - Subscribers
