@@ -3,6 +3,9 @@ import ArgumentParser
 
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
+    ScanCommand.self,
+    PairCommand.self,
+    MonitorCommand.self,
     ConfigCommand.self,
     BenchCommand.self,
 ]
