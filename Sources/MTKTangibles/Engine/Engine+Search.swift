@@ -25,6 +25,15 @@ extension Engine {
         }
         guard !wants.isEmpty else { return }
 
+        let pendingGuessers = Set(order.filter { id in
+            if case .perc(let m) = slots[id]!.machine { return m.hasPendingGuess }
+            return false
+        })
+        // Traces held for good (not a pending window guess) are never combined by the matcher.
+        for i in scene.ids.indices {
+            if let h = scene.holder[i], !pendingGuessers.contains(h) { scene.blocked[i] = true }
+        }
+
         // Triples (and tuples) per marker pattern, found once with the loosest tolerance of
         // the tangibles that share it, then filtered per tangible.
         var tolByKey: [[Int64]: Double] = [:]
@@ -48,10 +57,6 @@ extension Engine {
         }
 
         // Window triples, and which traces more than one window-phase tangible could take.
-        let pendingGuessers = Set(order.filter { id in
-            if case .perc(let m) = slots[id]!.machine { return m.hasPendingGuess }
-            return false
-        })
         var windowTriples: [TangibleID: [Candidate]] = [:]
         var claimants: [TraceID: Set<TangibleID>] = [:]
         for (id, w) in wants {

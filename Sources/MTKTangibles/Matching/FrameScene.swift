@@ -14,13 +14,18 @@ struct FrameScene {
     var grid: SpatialGrid
     /// 0 not computed, 1 stationary, 2 moving.
     private var stationaryCache: [UInt8] = []
+    private var velocityCache: [Vec2?] = []
+    /// Traces a matcher may not combine (held by a tangible whose hold is final).
+    var blocked: [Bool] = []
     let now: Seconds
 
     init(table: TraceTable, cellSize: Double) {
         now = table.now
         var originSlots: [InputOrigin: Int] = [:]
-        for r in table.live where !r.summary.isEnded {
-            let s = r.summary
+        ids.reserveCapacity(table.live.count)
+        positions.reserveCapacity(table.live.count)
+        for i in table.live.indices where table.live[i].summary.endedAt == nil {
+            let s = table.live[i].summary
             slot[s.id] = ids.count
             ids.append(s.id)
             positions.append(s.lastPosition)
@@ -33,12 +38,21 @@ struct FrameScene {
         }
         holder = Array(repeating: nil, count: ids.count)
         stationaryCache = Array(repeating: 0, count: ids.count)
+        velocityCache = Array(repeating: nil, count: ids.count)
+        blocked = Array(repeating: false, count: ids.count)
         grid = SpatialGrid(points: positions, cellSize: cellSize)
     }
 
     mutating func isStationary(_ i: Int, table: TraceTable) -> Bool {
         if stationaryCache[i] == 0 { stationaryCache[i] = table.isStationary(ids[i], at: now) ? 1 : 2 }
         return stationaryCache[i] == 1
+    }
+
+    mutating func velocity(_ i: Int, table: TraceTable) -> Vec2 {
+        if let v = velocityCache[i] { return v }
+        let v = table.velocity(ids[i], at: now)
+        velocityCache[i] = v
+        return v
     }
 
     func holder(of id: TraceID) -> TangibleID? {

@@ -56,29 +56,13 @@ public struct TraceTable: Sendable {
                                major: u.major, minor: u.minor, orientation: u.orientation,
                                phase: u.phase, arrival: u.arrival)
         if let id = byContact[key], u.phase != .begin, let slot = liveIndex[id] {
-            var r = live[slot]
-            var e = entry
-            if let last = r.entries.last, last.frame == frame.number {
-                // A second sample in this frame: the earlier one becomes a coalesced sample.
-                r.samples.append(TraceSample(frame: last.frame, time: last.time, arrival: last.arrival, position: last.position))
-                if last.phase == .begin && e.phase == .move { e.phase = .begin }
-                r.entries[r.entries.count - 1] = e
-                r.summary.pathLength += r.entries.count >= 2 ? e.position.distance(to: r.entries[r.entries.count - 2].position) : 0
-                r.summary.pathLength -= r.entries.count >= 2 ? last.position.distance(to: r.entries[r.entries.count - 2].position) : 0
-            } else {
-                if let last = r.entries.last { r.summary.pathLength += e.position.distance(to: last.position) }
-                r.entries.append(e)
-                r.summary.entryCount += 1
-            }
-            r.summary.lastPosition = e.position
-            r.summary.lastTime = frame.time
-            r.summary.lastPhase = e.phase
+            // In place: a copy of the record would copy its whole entry buffer.
+            Self.record(entry, frame: frame, into: &live[slot])
             if u.phase == .end {
-                r.summary.endedAt = frame.time
+                live[slot].summary.endedAt = frame.time
                 byContact[key] = nil
                 changes.ended.append(id)
             }
-            live[slot] = r
             return
         }
         if u.phase == .end { changes.unknownContactUpdates += 1; return }
@@ -110,22 +94,43 @@ public struct TraceTable: Sendable {
         changes.began.append(id)
     }
 
-    private mutating func retireEnded(into changes: inout TraceChanges) {
-        guard live.contains(where: { $0.summary.isEnded }) else { return }
-        var kept: [TraceRecord] = []
-        kept.reserveCapacity(live.count)
-        for r in live {
-            if let end = r.summary.endedAt {
-                history[r.summary.id] = r
-                endOrder.append((r.summary.id, end))
-                changes.retired.append(r.summary.id)
-            } else {
-                kept.append(r)
+    /// Writes the frame's sample into a live record: a second sample in the same frame
+    /// turns the earlier one into a coalesced sample.
+    private static func record(_ entry: TraceEntry, frame: Frame, into r: inout TraceRecord) {
+        var e = entry
+        let n = r.entries.count
+        if n > 0, r.entries[n - 1].frame == frame.number {
+            let last = r.entries[n - 1]
+            r.samples.append(TraceSample(frame: last.frame, time: last.time, arrival: last.arrival, position: last.position))
+            if last.phase == .begin && e.phase == .move { e.phase = .begin }
+            if n >= 2 {
+                let before = r.entries[n - 2].position
+                r.summary.pathLength += e.position.distance(to: before) - last.position.distance(to: before)
             }
+            r.entries[n - 1] = e
+        } else {
+            if n > 0 { r.summary.pathLength += e.position.distance(to: r.entries[n - 1].position) }
+            r.entries.append(e)
+            r.summary.entryCount += 1
         }
-        live = kept
+        r.summary.lastPosition = e.position
+        r.summary.lastTime = frame.time
+        r.summary.lastPhase = e.phase
+    }
+
+    private mutating func retireEnded(into changes: inout TraceChanges) {
+        var any = false
+        for r in live where r.summary.isEnded {
+            history[r.summary.id] = r
+            endOrder.append((r.summary.id, r.summary.endedAt!))
+            changes.retired.append(r.summary.id)
+            any = true
+        }
+        guard any else { return }
+        // In place: keeps the buffer's capacity, so appends this frame do not reallocate.
+        live.removeAll { $0.summary.isEnded }
         liveIndex.removeAll(keepingCapacity: true)
-        for (i, r) in live.enumerated() { liveIndex[r.summary.id] = i }
+        for i in live.indices { liveIndex[live[i].summary.id] = i }
     }
 
     private func trim(_ r: inout TraceRecord) {
