@@ -60,6 +60,8 @@ struct PercMachineTests {
         let acts = m.handle(.search(obs), at: 1.21)
         #expect(reasons(acts) == [.guessWithdrawn])
         #expect(acts.contains(.traceReleased(1, reason: .guessWithdrawn)))
+        #expect(m.verifyingCandidates.count == 2)
+        obs.verifying = m.verifyingCandidates  // the engine refits them every frame
         _ = m.handle(.search(obs), at: 1.22)
         let need = m.need!
         #expect(need.kind == .identify && need.hypotheses.count == 2)

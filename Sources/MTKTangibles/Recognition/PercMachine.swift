@@ -113,7 +113,7 @@ public struct PercMachine: Sendable {
                 for c in check.candidates {
                     s.rejected[c.traceSet] = time + config.recheckRejectedAfter
                 }
-                s.candidates.removeAll { c in check.candidates.contains { $0.sameAssignment(c) } }
+                s.candidates.removeAll { c in check.candidates.contains { $0.sameCandidate(c) } }
             case .inconclusive:
                 break
             }
@@ -213,6 +213,7 @@ public struct PercMachine: Sendable {
     private mutating func search(_ s: Search, _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) {
         var s = s
         let windowEnd = s.fieldOnAt + config.timeWindow
+        let wasVerifying = s.phase == .verifying
         switch s.phase {
         case .window:
             let w = obs.windowTriples
@@ -240,7 +241,7 @@ public struct PercMachine: Sendable {
         }
         if s.phase == .verifying {
             // Keep the candidates that still fit, with their current poses.
-            s.candidates = s.candidates.compactMap { c in obs.windowTriples.first { $0.sameAssignment(c) } }
+            if wasVerifying { s.candidates = obs.verifying }
             if s.candidates.count == 1 {
                 take(s.candidates[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
                 return
@@ -352,6 +353,12 @@ public struct PercMachine: Sendable {
         case .tracked(_, let g?, let f): _ = g; return f
         default: return nil
         }
+    }
+
+    /// The candidates a verifying search keeps in play.
+    public var verifyingCandidates: [Candidate] {
+        if case .onSurface(let s) = state, s.phase == .verifying { return s.candidates }
+        return []
     }
 
     public var searchPhase: SearchPhase? {

@@ -9,6 +9,9 @@ public struct SearchObservation: Sendable {
     public var triples: [Candidate] = []
     /// Two-trace tuples (PERC lightOnly phase only).
     public var tuples: [Candidate] = []
+    /// Verifying phase: the PERC's verifying candidates refitted to the traces' current
+    /// positions (those whose traces ended, were taken or no longer fit are left out).
+    public var verifying: [Candidate] = []
     /// Recovery around a resting tangible's kept pose (two or three traces), if any fit.
     public var nearPose: TrackUpdate?
     /// Trace sets of window triples another searching tangible could take too.

@@ -45,7 +45,10 @@ public struct TraceTable: Sendable {
             live[i].summary.lastTime = frame.time
             live[i].summary.lastPhase = .move
         }
-        for i in live.indices { trim(&live[i]) }
+        // `trim` is static on purpose: a method on `self` would make Swift copy the table to
+        // pass `self` alongside `&live[i]`, and every trim would then copy the live array.
+        let settings = self.settings
+        for i in live.indices { Self.trim(&live[i], settings) }
         sweepHistory()
         return changes
     }
@@ -133,7 +136,7 @@ public struct TraceTable: Sendable {
         for i in live.indices { liveIndex[live[i].summary.id] = i }
     }
 
-    private func trim(_ r: inout TraceRecord) {
+    private static func trim(_ r: inout TraceRecord, _ settings: TraceSettings) {
         if r.entries.count > settings.maxEntriesPerTrace {
             // Drop a quarter at once so trimming stays amortised O(1) per entry.
             r.entries.removeFirst(max(1, r.entries.count - settings.maxEntriesPerTrace * 3 / 4))

@@ -38,6 +38,9 @@ struct AccuracyBench: ParsableCommand {
     @Option(help: "Seed of the placement generator.")
     var seed: UInt64 = 1
 
+    @Option(help: "Play only the case with this index and print PERC 1's events against the truth.")
+    var show: Int?
+
     func validate() throws {
         guard cases >= 1 else { throw ValidationError("--cases must be at least 1") }
     }
@@ -49,6 +52,13 @@ struct AccuracyBench: ParsableCommand {
         print("warning: a debug build; run `swift build -c release && .build/release/percbridge bench accuracy` for speed")
         #endif
         var generator = PlacementGenerator(seed: seed)
+        if let show {
+            var c = generator.next()
+            while c.index < show { c = generator.next() }
+            let (verdict, after, reduced) = play(c, log: true)
+            print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), reduced touches: \(reduced)")
+            return
+        }
         var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var counts: [String: Int] = [:]
         var missedReduced = 0
@@ -76,7 +86,7 @@ struct AccuracyBench: ParsableCommand {
 
     /// Plays one case; returns the verdict, seconds from field-on to recognised, and whether
     /// the placement made fewer than three marker touches.
-    private func play(_ c: PlacementGenerator.Case) -> (Verdict, Seconds?, Bool) {
+    private func play(_ c: PlacementGenerator.Case, log: Bool = false) -> (Verdict, Seconds?, Bool) {
         guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, false) }
         var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
         var checker = SequentialLightChecker()
@@ -98,6 +108,12 @@ struct AccuracyBench: ParsableCommand {
             outcomes = o
             if let overlay { runner.present(overlay, at: frame.time) }
             last = out
+            if log {
+                for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
+                for n in out.needs where n.tangible == id {
+                    print(String(format: "%.3f need ", frame.time) + "\(n.request) \(n.kind) " + n.hypotheses.map { "\($0.traces)" }.joined(separator: " "))
+                }
+            }
             guard let r = out.tangible(id), r.state == .tracked || r.state == .resting,
                   let arrival = runner.world.truth.placement(of: id)?.fieldOnArrival else { continue }
             let own = r.traces.allSatisfy(ownTrace)
@@ -105,6 +121,14 @@ struct AccuracyBench: ParsableCommand {
             if own && r.state == .tracked && !r.traces.isEmpty && recognisedAt == nil { recognisedAt = frame.time - arrival }
         }
         let placement = runner.world.truth.placement(of: id)
+        if log {
+            print("truth: \(String(describing: placement))")
+            for (cid, contact) in runner.world.truth.contacts.sorted(by: { $0.key < $1.key }) {
+                let traces = (last?.tangibles.flatMap(\.traces) ?? []) + (last?.freeTraces.map(\.id) ?? [])
+                let mine = traces.filter { engine.table.summary($0)?.contactID == cid }
+                print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)")
+            }
+        }
         let reduced = (placement?.touchingMarkers.count ?? 3) < 3
         if wrong { return (.wrongTrace, nil, reduced) }
         guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
