@@ -121,7 +121,7 @@ struct PercMachineTests {
     @Test("resting: traces near the kept pose bring it back with its earlier provenance")
     func restingRecovery() {
         var m = PercMachine(definition: def, config: EngineConfig(), state: .resting(PercMachine.Rest(
-            pose: Pose(position: Vec2(100, 100), angle: 0), origin: origin, provenanceBefore: .confirmed, fieldOnAt: 0, nextCheckAt: 99)))
+            pose: Pose(position: Vec2(100, 100), angle: 0), since: 0, origin: origin, provenanceBefore: .confirmed, fieldOnAt: 0, nextCheckAt: 99)))
         var obs = SearchObservation()
         obs.nearPose = TrackUpdate(track: Track(slots: [1, 2, nil], pose: Pose(position: Vec2(100, 100), angle: 0),
                                                 origin: origin, provenance: .kept, since: 0))

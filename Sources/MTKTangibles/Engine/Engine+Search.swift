@@ -1,7 +1,7 @@
 // Step (5) of the engine: offering candidates to the tangibles that search for their traces.
 
 extension Engine {
-    private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance), puc }
+    private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance, Seconds), puc }
 
     private func want(_ slot: TangibleSlot) -> Want {
         if let p = slot.puc { return p.track == nil ? .puc : .none }
@@ -9,7 +9,7 @@ extension Engine {
         if let f = m.windowOpenedAt { return .window(f) }
         switch m.state {
         case .onSurface: return .lightOnly
-        case .resting(let r): return .resting(r.pose, r.origin, r.provenanceBefore)
+        case .resting(let r): return .resting(r.pose, r.origin, r.provenanceBefore, r.since)
         case .notInRange, .inRange, .tracked: return .none
         }
     }
@@ -94,6 +94,14 @@ extension Engine {
                 for c in obs.windowTriples where c.traceSet.contains(where: { (claimants[$0] ?? []).contains { $0 != id } }) {
                     obs.contested.insert(c.traceSet)
                 }
+                if case .window(let f) = w, scene.now >= f + config.timeWindow {
+                    // At the window's end: pairs of window traces outside every window triple.
+                    let inTriples = Set(obs.windowTriples.flatMap(\.traceSet))
+                    obs.windowTuples = tuples(i, &scene).filter { c in
+                        open(c, scene) && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
+                            && !c.traceSet.allSatisfy { inTriples.contains($0) }
+                    }
+                }
                 if let m = slots[i].perc, m.searchPhase == .verifying {
                     let limit = tol * config.deformationSlack
                     obs.verifying = m.verifyingCandidates.compactMap { c in
@@ -103,9 +111,9 @@ extension Engine {
             case .lightOnly:
                 obs.triples = triples(i, &scene).filter { open($0, scene) }
                 obs.tuples = tuples(i, &scene).filter { open($0, scene) }
-            case .resting(let pose, let origin, let provenance):
+            case .resting(let pose, let origin, let provenance, let since):
                 let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
-                obs.nearPose = maintainer.recover(around: pose, origin: origin, provenance: provenance, since: scene.now,
+                obs.nearPose = maintainer.recover(around: pose, origin: origin, provenance: provenance, since: since,
                                                   scene: scene, table: table)
             case .puc:
                 obs.triples = triples(i, &scene).filter { open($0, scene) }

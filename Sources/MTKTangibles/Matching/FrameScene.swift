@@ -65,12 +65,12 @@ struct FrameScene {
     }
 
     /// The free (or held by `owner`) trace of `origin` nearest to `p` within `radius`,
-    /// not in `excluding`.
+    /// not in `excluding`, that began at or after `notBefore`.
     func nearestFree(to p: Vec2, radius: Double, origin: InputOrigin, owner: TangibleID,
-                     excluding: [TraceID]) -> TraceID? {
+                     excluding: [TraceID], notBefore: Seconds) -> TraceID? {
         var best: (Int, Double)?
         grid.forEachNeighbour(of: p, radius: radius) { i in
-            guard holder[i] == nil || holder[i] == owner, origins[originIndex[i]] == origin,
+            guard holder[i] == nil || holder[i] == owner, began[i] >= notBefore, origins[originIndex[i]] == origin,
                   !excluding.contains(ids[i]) else { return }
             let d = positions[i].distance(to: p)
             if d < (best?.1 ?? .infinity) { best = (i, d) }

@@ -30,6 +30,8 @@ public struct PercMachine: Sendable {
 
     public struct Rest: Hashable, Sendable {
         public var pose: Pose
+        /// When it came to rest (recovery only takes traces that began later).
+        public var since: Seconds
         public var origin: InputOrigin
         /// The provenance the track had; a recovery near the pose restores it.
         public var provenanceBefore: Provenance
@@ -133,7 +135,7 @@ public struct PercMachine: Sendable {
         case (.tracked(_, let guessUntil, let fieldOnAt), .track(let u)):
             out += u.events
             if u.isEmpty {
-                let rest = Rest(pose: u.track.pose, origin: u.track.origin, provenanceBefore: u.track.provenance,
+                let rest = Rest(pose: u.track.pose, since: time, origin: u.track.origin, provenanceBefore: u.track.provenance,
                                 fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
                 go(.resting(rest), .tracesLost, &out)
                 out.append(.provenance(.kept))
@@ -147,12 +149,12 @@ public struct PercMachine: Sendable {
             let mine = t.traces.sorted()
             let rivals = obs.windowTriples.filter { $0.traceSet != mine }
             let contested = obs.contested.contains(mine)
-            if rivals.isEmpty && !contested {
+            if rivals.isEmpty && obs.windowTuples.isEmpty && !contested {
                 state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
                 out.append(.guessStood)
             } else {
                 releaseAll(t, .guessWithdrawn, &out)
-                let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples)
+                let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples + obs.windowTuples)
                 go(.onSurface(s), .guessWithdrawn, &out)
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
@@ -228,12 +230,12 @@ public struct PercMachine: Sendable {
             if w.isEmpty {
                 s.phase = .lightOnly
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
-            } else if w.count == 1, !obs.isContested(w[0]) {
+            } else if w.count == 1, obs.windowTuples.isEmpty, !obs.isContested(w[0]) {
                 take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                 return
             } else {
                 s.phase = .verifying
-                s.candidates = w
+                s.candidates = w + obs.windowTuples
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
         case .verifying, .lightOnly:
@@ -242,7 +244,9 @@ public struct PercMachine: Sendable {
         if s.phase == .verifying {
             // Keep the candidates that still fit, with their current poses.
             if wasVerifying { s.candidates = obs.verifying }
-            if s.candidates.count == 1 {
+            // A sole surviving triple is taken; a tuple is never guessed (thesis: after the
+            // window only light-confirmed tuples).
+            if s.candidates.count == 1, !s.candidates[0].isTuple {
                 take(s.candidates[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
                 return
             }

@@ -5,6 +5,9 @@
 public struct SearchObservation: Sendable {
     /// Fitting triples whose traces all began inside the tangible's time window.
     public var windowTriples: [Candidate] = []
+    /// Two-trace tuples of window traces that are not part of a window triple: the PERC may
+    /// have made only two touches, so a sole window triple is no longer a safe guess.
+    public var windowTuples: [Candidate] = []
     /// All fitting triples (PERC lightOnly phase; PUC search).
     public var triples: [Candidate] = []
     /// Two-trace tuples (PERC lightOnly phase only).
