@@ -97,6 +97,10 @@ extension Engine {
                 if case .window(let f) = w, scene.now >= f + config.timeWindow {
                     // At the window's end: pairs of window traces outside every window triple.
                     let inTriples = Set(obs.windowTriples.flatMap(\.traceSet))
+                    for k in scene.ids.indices where !scene.blocked[k] && scene.began[k] >= f - config.timeWindow
+                        && scene.began[k] <= f + config.timeWindow && (scene.holder[k] == nil || scene.holder[k] == id) {
+                        obs.windowTraces.insert(scene.ids[k])
+                    }
                     obs.windowTuples = tuples(i, &scene).filter { c in
                         open(c, scene) && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
                             && !c.traceSet.allSatisfy { inTriples.contains($0) }

@@ -23,6 +23,9 @@ public struct PercMachine: Sendable {
         public var phase: SearchPhase
         /// Verifying phase: the window triples still in play.
         var candidates: [Candidate] = []
+        /// Whether a sole surviving triple may be taken without a light check (not when
+        /// window traces were left unexplained).
+        var soleSurvivorAllowed = true
         var check: PendingCheck?
         /// Trace sets a light check rejected, and until when they are not offered again.
         var rejected: [[TraceID]: Seconds] = [:]
@@ -149,12 +152,14 @@ public struct PercMachine: Sendable {
             let mine = t.traces.sorted()
             let rivals = obs.windowTriples.filter { $0.traceSet != mine }
             let contested = obs.contested.contains(mine)
-            if rivals.isEmpty && obs.windowTuples.isEmpty && !contested {
+            let unexplained = !obs.windowTraces.subtracting(mine).isEmpty
+            if rivals.isEmpty && obs.windowTuples.isEmpty && !contested && !unexplained {
                 state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
                 out.append(.guessStood)
             } else {
                 releaseAll(t, .guessWithdrawn, &out)
-                let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples + obs.windowTuples)
+                let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples + obs.windowTuples,
+                               soleSurvivorAllowed: !unexplained)
                 go(.onSurface(s), .guessWithdrawn, &out)
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
@@ -227,14 +232,16 @@ public struct PercMachine: Sendable {
                 state = .onSurface(s)
                 return
             }
+            let unexplained = w.count == 1 && !obs.windowTraces.subtracting(w[0].traceSet).isEmpty
             if w.isEmpty {
                 s.phase = .lightOnly
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
-            } else if w.count == 1, obs.windowTuples.isEmpty, !obs.isContested(w[0]) {
+            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]) {
                 take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                 return
             } else {
                 s.phase = .verifying
+                s.soleSurvivorAllowed = !unexplained
                 s.candidates = w + obs.windowTuples
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
@@ -246,7 +253,7 @@ public struct PercMachine: Sendable {
             if wasVerifying { s.candidates = obs.verifying }
             // A sole surviving triple is taken; a tuple is never guessed (thesis: after the
             // window only light-confirmed tuples).
-            if s.candidates.count == 1, !s.candidates[0].isTuple {
+            if s.candidates.count == 1, !s.candidates[0].isTuple, s.soleSurvivorAllowed {
                 take(s.candidates[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
                 return
             }

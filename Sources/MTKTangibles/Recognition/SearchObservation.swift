@@ -8,6 +8,10 @@ public struct SearchObservation: Sendable {
     /// Two-trace tuples of window traces that are not part of a window triple: the PERC may
     /// have made only two touches, so a sole window triple is no longer a safe guess.
     public var windowTuples: [Candidate] = []
+    /// Every trace open to the PERC that began inside its time window (at the window's end).
+    /// One outside the guessed triple may be the PERC's own touch (it made fewer than three
+    /// and the triple is fingers), so the guess must be light-checked.
+    public var windowTraces: Set<TraceID> = []
     /// All fitting triples (PERC lightOnly phase; PUC search).
     public var triples: [Candidate] = []
     /// Two-trace tuples (PERC lightOnly phase only).

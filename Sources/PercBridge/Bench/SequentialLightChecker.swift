@@ -2,27 +2,32 @@
 
 import MTKTangibles
 
-/// The thesis's light check, one hypothesis after another: under the candidate's sensor
-/// position show the colour opposite to the sensor's last state, under the other candidates
-/// the current colour (decoys); a change to the shown colour within `wait` confirms it,
-/// otherwise the next candidate is tried; none → rejected. After each check the patches go
-/// and the sensor is left `settle` to follow the display back before the next probe.
-/// Stands in for the LightCheck scheduler until that lands in main.
+/// The thesis's light check, one hypothesis after another and one tangible at a time: under
+/// the candidate's sensor position show the colour opposite to the sensor's last state,
+/// under the other candidates the current colour (decoys). A change to the shown colour
+/// within `wait` is probed once more the other way round (a spontaneous flip or a late
+/// answer to an earlier probe rarely repeats); two changes confirm the candidate, otherwise
+/// the next one is tried; none → rejected. Between checks the patches go and the sensor is
+/// left `settle` to follow the display back. Stands in for the LightCheck scheduler until
+/// that lands in main.
 struct SequentialLightChecker {
     var wait: Seconds = 0.3
     var settle: Seconds = 0.2
     var patchRadius = 4.0
 
     private struct Active {
+        var tangible: TangibleID
         var request: UInt64
         var index: Int
         var startedAt: Seconds
         var baseline: LightColour
+        /// The first change was seen; this is the repeat probe.
+        var repeating = false
     }
 
     private var light: [TangibleID: LightColour] = [:]
-    private var active: [TangibleID: Active] = [:]
-    private var pausedUntil: [TangibleID: Seconds] = [:]
+    private var active: Active?
+    private var pausedUntil: Seconds = -.infinity
     private var answered: Set<UInt64> = []
     private var overlayID: UInt64 = 0
     private var shown: [Patch] = []
@@ -32,40 +37,48 @@ struct SequentialLightChecker {
     mutating func step(_ frame: Frame, needs: [VerificationNeed]) -> (outcomes: [VerificationOutcome], overlay: Overlay?) {
         let now = frame.time
         var outcomes: [VerificationOutcome] = []
-        let byTangible = Dictionary(needs.map { ($0.tangible, $0) }, uniquingKeysWith: { a, _ in a })
         for e in frame.sensorEvents where e.kind == .light {
             let colour = LightColour(sensorValue: e.value)
             light[e.tangible] = colour
-            if let a = active[e.tangible], colour == a.baseline.opposite, let need = byTangible[e.tangible],
-               need.request == a.request, a.index < need.hypotheses.count {
-                outcomes.append(VerificationOutcome(tangible: e.tangible, request: a.request,
+            guard var a = active, a.tangible == e.tangible, colour == a.baseline.opposite,
+                  let need = needs.first(where: { $0.request == a.request }), a.index < need.hypotheses.count else { continue }
+            if a.repeating {
+                outcomes.append(VerificationOutcome(tangible: a.tangible, request: a.request,
                                                     result: .confirmed(hypothesis: need.hypotheses[a.index].id), time: now))
-                finish(e.tangible, now)
+                finish(now)
+            } else {
+                a.repeating = true
+                a.baseline = colour
+                a.startedAt = now
+                active = a
             }
         }
-        for (t, a) in active {
-            guard let need = byTangible[t], need.request == a.request else { finish(t, now); continue }
-            if now - a.startedAt >= wait {
-                if a.index + 1 < need.hypotheses.count {
-                    active[t] = Active(request: a.request, index: a.index + 1, startedAt: now, baseline: light[t] ?? .black)
-                } else {
-                    outcomes.append(VerificationOutcome(tangible: t, request: a.request, result: .rejected, time: now))
-                    finish(t, now)
+        if let a = active {
+            if let need = needs.first(where: { $0.request == a.request }) {
+                if now - a.startedAt >= wait {
+                    if a.index + 1 < need.hypotheses.count {
+                        active = Active(tangible: a.tangible, request: a.request, index: a.index + 1, startedAt: now,
+                                        baseline: light[a.tangible] ?? .black)
+                    } else {
+                        outcomes.append(VerificationOutcome(tangible: a.tangible, request: a.request, result: .rejected, time: now))
+                        finish(now)
+                    }
                 }
+            } else {
+                finish(now)  // withdrawn
             }
         }
-        for need in needs where active[need.tangible] == nil && !answered.contains(need.request)
-            && (pausedUntil[need.tangible] ?? -.infinity) <= now && !need.hypotheses.isEmpty {
-            active[need.tangible] = Active(request: need.request, index: 0, startedAt: now, baseline: light[need.tangible] ?? .black)
+        if active == nil, pausedUntil <= now,
+           let need = needs.first(where: { !answered.contains($0.request) && !$0.hypotheses.isEmpty }) {
+            active = Active(tangible: need.tangible, request: need.request, index: 0, startedAt: now,
+                            baseline: light[need.tangible] ?? .black)
         }
         for o in outcomes { answered.insert(o.request) }
         var patches: [Patch] = []
-        for t in active.keys.sorted() {
-            let a = active[t]!
-            guard let need = byTangible[t] else { continue }
+        if let a = active, let need = needs.first(where: { $0.request == a.request }) {
             for (i, h) in need.hypotheses.enumerated() {
                 let probe = i == a.index
-                patches.append(Patch(id: patches.count, tangible: t, center: h.sensorPosition, radius: patchRadius,
+                patches.append(Patch(id: patches.count, tangible: a.tangible, center: h.sensorPosition, radius: patchRadius,
                                      colour: probe ? a.baseline.opposite : a.baseline, purpose: probe ? .probe : .decoy))
             }
         }
@@ -75,8 +88,8 @@ struct SequentialLightChecker {
         return (outcomes, Overlay(id: overlayID, patches: patches))
     }
 
-    private mutating func finish(_ t: TangibleID, _ now: Seconds) {
-        active[t] = nil
-        pausedUntil[t] = now + settle
+    private mutating func finish(_ now: Seconds) {
+        active = nil
+        pausedUntil = now + settle
     }
 }
