@@ -29,6 +29,7 @@ extension Engine {
         for i in scene.ids.indices {
             if let h = scene.holder[i], !pendingGuessers.contains(h) { scene.blocked[i] = true }
         }
+        // (Ended traces are blocked from the start.)
 
         // Triples (and tuples) per pattern group, found once with the loosest tolerance of
         // the searching tangibles that share it, then filtered per tangible.

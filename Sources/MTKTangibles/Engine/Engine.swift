@@ -138,7 +138,7 @@ public struct Engine: Sendable {
         let held = (0..<3).filter { c.traces[$0] != nil }
         var q: [Vec2] = []
         for m in held {
-            guard let i = scene.slot[c.traces[m]!], scene.holder[i] == nil || scene.holder[i] == owner else { return nil }
+            guard let i = scene.slot[c.traces[m]!], scene.alive[i], scene.holder[i] == nil || scene.holder[i] == owner else { return nil }
             q.append(scene.positions[i])
         }
         var out = c

@@ -1,7 +1,9 @@
 // The per-frame view of the alive traces the matchers work on: positions, grid, holders.
 
-/// A snapshot of the alive traces of one frame, built once per step: parallel arrays (no
-/// per-trace objects), the spatial grid, and which tangible holds which trace.
+/// A snapshot of the live traces of one frame, built once per step: arrays parallel to the
+/// table's live records (no per-trace objects, no per-frame id map: the table's index
+/// serves), the spatial grid, and which tangible holds which trace. Traces that ended in
+/// this frame are present but never combined (`alive` false, `blocked` true).
 struct FrameScene {
     var ids: [TraceID] = []
     var positions: [Vec2] = []
@@ -10,7 +12,8 @@ struct FrameScene {
     var origins: [InputOrigin] = []
     var began: [Seconds] = []
     var holder: [TangibleID?] = []
-    var slot: [TraceID: Int] = [:]
+    var alive: [Bool] = []
+    let slot: [TraceID: Int]
     var grid: SpatialGrid
     /// 0 not computed, 1 stationary, 2 moving.
     private var stationaryCache: [UInt8] = []
@@ -21,25 +24,29 @@ struct FrameScene {
 
     init(table: TraceTable, cellSize: Double) {
         now = table.now
-        var originSlots: [InputOrigin: Int] = [:]
-        ids.reserveCapacity(table.live.count)
-        positions.reserveCapacity(table.live.count)
-        for i in table.live.indices where table.live[i].summary.endedAt == nil {
+        slot = table.liveIndex
+        let n = table.live.count
+        ids.reserveCapacity(n); positions.reserveCapacity(n); originIndex.reserveCapacity(n)
+        began.reserveCapacity(n); alive.reserveCapacity(n)
+        var last = -1
+        for i in 0..<n {
             let s = table.live[i].summary
-            slot[s.id] = ids.count
             ids.append(s.id)
             positions.append(s.lastPosition)
-            if let o = originSlots[s.origin] { originIndex.append(o) } else {
-                originSlots[s.origin] = origins.count
-                originIndex.append(origins.count)
-                origins.append(s.origin)
+            if last >= 0 && origins[last] == s.origin {
+                originIndex.append(last)
+            } else if let o = origins.firstIndex(of: s.origin) {
+                last = o; originIndex.append(o)
+            } else {
+                last = origins.count; originIndex.append(last); origins.append(s.origin)
             }
             began.append(s.beganAt)
+            alive.append(s.endedAt == nil)
         }
-        holder = Array(repeating: nil, count: ids.count)
-        stationaryCache = Array(repeating: 0, count: ids.count)
-        velocityCache = Array(repeating: nil, count: ids.count)
-        blocked = Array(repeating: false, count: ids.count)
+        holder = Array(repeating: nil, count: n)
+        stationaryCache = Array(repeating: 0, count: n)
+        velocityCache = Array(repeating: nil, count: n)
+        blocked = alive.map { !$0 }
         grid = SpatialGrid(points: positions, cellSize: cellSize)
     }
 
@@ -70,7 +77,7 @@ struct FrameScene {
                      excluding: [TraceID], notBefore: Seconds) -> TraceID? {
         var best: (Int, Double)?
         grid.forEachNeighbour(of: p, radius: radius) { i in
-            guard holder[i] == nil || holder[i] == owner, began[i] >= notBefore, origins[originIndex[i]] == origin,
+            guard alive[i], holder[i] == nil || holder[i] == owner, began[i] >= notBefore, origins[originIndex[i]] == origin,
                   !excluding.contains(ids[i]) else { return }
             let d = positions[i].distance(to: p)
             if d < (best?.1 ?? .infinity) { best = (i, d) }

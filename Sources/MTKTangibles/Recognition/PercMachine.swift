@@ -287,6 +287,15 @@ public struct PercMachine: Sendable {
             chosen = candidates
             moving = !chosen.isEmpty
         }
+        // A tuple whose sensor position nearly coincides with a triple's cannot be told apart
+        // from it by light (the patches overlap); the triple explains more touches, so the
+        // tuple is left out. (Tuples among themselves stay: one of them is right.)
+        if let offset = definition.lightSensorOffset {
+            let triples = chosen.filter { !$0.isTuple }.map { $0.pose.apply(offset) }
+            chosen.removeAll { c in
+                c.isTuple && triples.contains { $0.distance(to: c.pose.apply(offset)) < config.minHypothesisSeparation }
+            }
+        }
         chosen = Array(chosen.prefix(config.maxHypotheses))
         guard !chosen.isEmpty else { s.check = nil; return }
         let v = chosen.reduce(Vec2.zero) { $0 + $1.velocity } / Double(chosen.count)

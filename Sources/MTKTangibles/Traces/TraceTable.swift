@@ -5,7 +5,7 @@
 /// says `end`) and then move to history, where the compress and deletion times bound memory.
 public struct TraceTable: Sendable {
     private struct ContactKey: Hashable, Sendable {
-        var origin: InputOrigin
+        var origin: Int
         var contact: Int64
     }
 
@@ -13,8 +13,11 @@ public struct TraceTable: Sendable {
     private var nextID: TraceID = 1
     /// Live traces (alive, or ended in the current frame), in order of their begin.
     private(set) var live: [TraceRecord] = []
-    private var liveIndex: [TraceID: Int] = [:]
+    private(set) var liveIndex: [TraceID: Int] = [:]
     private var byContact: [ContactKey: TraceID] = [:]
+    /// Small numbers for input origins (hashing the device name once, not per update).
+    private var originIDs: [InputOrigin: Int] = [:]
+    private var lastOrigin: (origin: InputOrigin, id: Int)?
     private var history: [TraceID: TraceRecord] = [:]
     /// Ended traces in order of their end, for the compress and deletion sweeps.
     private var endOrder: [(id: TraceID, end: Seconds)] = []
@@ -54,7 +57,7 @@ public struct TraceTable: Sendable {
     }
 
     private mutating func apply(_ u: ContactUpdate, frame: Frame, changes: inout TraceChanges) {
-        let key = ContactKey(origin: u.origin, contact: u.contactID)
+        let key = ContactKey(origin: originID(u.origin), contact: u.contactID)
         let entry = TraceEntry(frame: frame.number, time: frame.time, position: u.position, raw: u.raw,
                                major: u.major, minor: u.minor, orientation: u.orientation,
                                phase: u.phase, arrival: u.arrival)
@@ -119,6 +122,14 @@ public struct TraceTable: Sendable {
         r.summary.lastPosition = e.position
         r.summary.lastTime = frame.time
         r.summary.lastPhase = e.phase
+    }
+
+    private mutating func originID(_ o: InputOrigin) -> Int {
+        if let last = lastOrigin, last.origin == o { return last.id }
+        let id: Int
+        if let known = originIDs[o] { id = known } else { id = originIDs.count; originIDs[o] = id }
+        lastOrigin = (o, id)
+        return id
     }
 
     private mutating func retireEnded(into changes: inout TraceChanges) {

@@ -76,10 +76,14 @@ struct SequentialLightChecker {
         for o in outcomes { answered.insert(o.request) }
         var patches: [Patch] = []
         if let a = active, let need = needs.first(where: { $0.request == a.request }) {
-            for (i, h) in need.hypotheses.enumerated() {
-                let probe = i == a.index
+            // Decoys first, the probe last: where patches overlap the probe is drawn on top.
+            for (i, h) in need.hypotheses.enumerated() where i != a.index {
                 patches.append(Patch(id: patches.count, tangible: a.tangible, center: h.sensorPosition, radius: patchRadius,
-                                     colour: probe ? a.baseline.opposite : a.baseline, purpose: probe ? .probe : .decoy))
+                                     colour: a.baseline, purpose: .decoy))
+            }
+            if a.index < need.hypotheses.count {
+                patches.append(Patch(id: patches.count, tangible: a.tangible, center: need.hypotheses[a.index].sensorPosition,
+                                     radius: patchRadius, colour: a.baseline.opposite, purpose: .probe))
             }
         }
         guard patches != shown else { return (outcomes, nil) }
