@@ -257,8 +257,9 @@ public struct SimWorld: Sendable {
     public func truePose(of id: TangibleID, at time: Seconds? = nil) -> Pose? {
         let t = time ?? now
         guard let i = index[id], let track = bodies[i].track else { return nil }
-        let onThen = truth.placements.contains { $0.tangible == id && $0.placedAt <= t && ($0.liftedAt.map { t < $0 } ?? true) }
-        return onThen ? track.pose(at: t) : nil
+        guard let p = truth.placements.last(where: { $0.tangible == id && $0.placedAt <= t }),
+              p.liftedAt.map({ t < $0 }) ?? true else { return nil }
+        return track.pose(at: t)
     }
 
     /// Where the PERC's light sensor really is now; nil off the surface or for a PUC.
@@ -272,6 +273,11 @@ public struct SimWorld: Sendable {
     public func isLinked(_ id: TangibleID) -> Bool { index[id].map { bodies[$0].linkUp } ?? false }
     /// The light state the PERC's sensor holds now (what it last reported, or would report).
     public func sensedLight(of id: TangibleID) -> LightColour? { index[id].map { bodies[$0].sensed } }
+    /// Where finger `id` is now, if it is down.
+    public func fingerPosition(_ id: Int) -> Vec2? {
+        fingers.last { $0.id == id && $0.down }?.track.pose(at: now).position
+    }
+
     /// Fingers down now, by id.
     public var fingersDown: [Int] { fingers.filter(\.down).map(\.id) }
 

@@ -3,5 +3,6 @@ import ArgumentParser
 
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
+    ConfigCommand.self,
     BenchCommand.self,
 ]
