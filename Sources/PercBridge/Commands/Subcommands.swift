@@ -3,4 +3,5 @@ import ArgumentParser
 
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
+    InputCommand.self,
 ]
