@@ -4,4 +4,6 @@ import ArgumentParser
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
     InputCommand.self,
+    ConfigCommand.self,
+    BenchCommand.self,
 ]

@@ -1,0 +1,82 @@
+// The engine's settings, with documented defaults; the service's TOML `[engine]` maps onto it.
+
+/// Settings of `Engine`. Decoding a partial object keeps the defaults for absent keys, so a
+/// config file names only what it changes. Distances in millimetres, times in seconds.
+public struct EngineConfig: Hashable, Sendable, Codable {
+    /// Trace memory bounds and stationary analysis (thesis 3.2.1).
+    public var traces = TraceSettings()
+    /// Half-width of the field-on time window: traces that began within ± this of the
+    /// field-on frame are window traces, and the window guess is decided at field-on + this
+    /// (thesis: 200 ms; the PERC paper: 99% of marker touches within 150 ms).
+    public var timeWindow: Seconds = 0.2
+    /// Matching tolerance before a tangible's jitter is known: the largest marker
+    /// displacement of a rigid fit that still counts as fitting.
+    public var tolerance: Double = 3.0
+    /// Learn each tangible's tolerance from the fit residuals while it is tracked
+    /// (tolerance = jitterFactor × RMS residual, clamped to [minTolerance, maxTolerance]).
+    public var adaptTolerance = true
+    public var minTolerance: Double = 1.5
+    public var maxTolerance: Double = 6.0
+    public var jitterFactor: Double = 4.0
+    /// Weight of one new residual in the running mean square (exponential smoothing).
+    public var jitterSmoothing: Double = 0.02
+    /// Deformation check: a held set is deformed when its fit is off by more than
+    /// tolerance × this (slack, so one noisy frame does not drop a marker).
+    public var deformationSlack: Double = 1.5
+    /// A new triple must have fitted at `historySamples` past instants spread over this much
+    /// of its shared history, each within tolerance × `historySlack`.
+    public var historyWindow: Seconds = 0.5
+    public var historySamples: Int = 5
+    public var historySlack: Double = 1.5
+    /// Recovery looks for replacement traces this close to a missing marker's expected
+    /// position (thesis 3.3.1 Recovery).
+    public var recoveryRadius: Double = 10
+    /// A tangible's last trace is dropped when it is this far from where its marker should be.
+    public var driftLimit: Double = 12
+    /// Resting: time between passing stationary checks, the delay before retrying after a
+    /// failed or inconclusive one, and the failures in a row that send it back to onSurface.
+    /// The first stationary check waits this long after the traces are lost: a lift ends
+    /// the touches up to the field sensor delay plus a connection interval before its
+    /// field-off arrives (about 150 + 30 ms on the reference hardware).
+    public var restingGrace: Seconds = 0.25
+    public var stationaryCheckInterval: Seconds = 2.0
+    public var stationaryRetryDelay: Seconds = 0.25
+    public var stationaryFailureLimit: Int = 3
+    /// At most this many hypotheses in one identify need (best first: triples, stationary,
+    /// began nearest the field-on).
+    public var maxHypotheses: Int = 8
+    /// A candidate a light check rejected is not offered again for this long.
+    public var recheckRejectedAfter: Seconds = 2.0
+    /// When only moving candidates exist, ask for checks anyway with their velocity so the
+    /// scheduler can draw at the predicted position (the thesis never checked moving ones).
+    public var checkMovingWithPrediction = true
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = EngineConfig()
+        func v<T: Decodable>(_ k: CodingKeys, _ def: T) throws -> T { try c.decodeIfPresent(T.self, forKey: k) ?? def }
+        traces = try v(.traces, d.traces)
+        timeWindow = try v(.timeWindow, d.timeWindow)
+        tolerance = try v(.tolerance, d.tolerance)
+        adaptTolerance = try v(.adaptTolerance, d.adaptTolerance)
+        minTolerance = try v(.minTolerance, d.minTolerance)
+        maxTolerance = try v(.maxTolerance, d.maxTolerance)
+        jitterFactor = try v(.jitterFactor, d.jitterFactor)
+        jitterSmoothing = try v(.jitterSmoothing, d.jitterSmoothing)
+        deformationSlack = try v(.deformationSlack, d.deformationSlack)
+        historyWindow = try v(.historyWindow, d.historyWindow)
+        historySamples = try v(.historySamples, d.historySamples)
+        historySlack = try v(.historySlack, d.historySlack)
+        recoveryRadius = try v(.recoveryRadius, d.recoveryRadius)
+        driftLimit = try v(.driftLimit, d.driftLimit)
+        restingGrace = try v(.restingGrace, d.restingGrace)
+        stationaryCheckInterval = try v(.stationaryCheckInterval, d.stationaryCheckInterval)
+        stationaryRetryDelay = try v(.stationaryRetryDelay, d.stationaryRetryDelay)
+        stationaryFailureLimit = try v(.stationaryFailureLimit, d.stationaryFailureLimit)
+        maxHypotheses = try v(.maxHypotheses, d.maxHypotheses)
+        recheckRejectedAfter = try v(.recheckRejectedAfter, d.recheckRejectedAfter)
+        checkMovingWithPrediction = try v(.checkMovingWithPrediction, d.checkMovingWithPrediction)
+    }
+}

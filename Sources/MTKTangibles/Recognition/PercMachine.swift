@@ -1,0 +1,388 @@
+// The PERC recognition state machine; its diagram is docs/perc-state-machine.md.
+
+/// One PERC's recognition (thesis 3.3.2, DESIGN.md "PERC behaviour"):
+///
+///     notInRange → (link up) inRange → (field on) onSurface → tracked ⇄ resting
+///     any on-surface state → (field off) inRange; any state → (link lost) notInRange
+///
+/// A value type: `handle(_:at:)` takes one event at one frame time and returns the events
+/// that describe what it did. Every `(state, event)` pair is spelled out in one switch; the
+/// engine computes the observations (candidates, track upkeep) and feeds them in as events.
+public struct PercMachine: Sendable {
+    public enum State: Hashable, Sendable {
+        case notInRange
+        case inRange
+        case onSurface(Search)
+        /// `guessUntil`: a window guess not yet stood (decided at the end of the window).
+        case tracked(Track, guessUntil: Seconds?, fieldOnAt: Seconds)
+        case resting(Rest)
+    }
+
+    public struct Search: Hashable, Sendable {
+        public var fieldOnAt: Seconds
+        public var phase: SearchPhase
+        /// Verifying phase: the window triples still in play.
+        var candidates: [Candidate] = []
+        var check: PendingCheck?
+        /// Trace sets a light check rejected, and until when they are not offered again.
+        var rejected: [[TraceID]: Seconds] = [:]
+    }
+
+    public struct Rest: Hashable, Sendable {
+        public var pose: Pose
+        public var origin: InputOrigin
+        /// The provenance the track had; a recovery near the pose restores it.
+        public var provenanceBefore: Provenance
+        public var fieldOnAt: Seconds
+        public var failures = 0
+        public var nextCheckAt: Seconds
+        var check: PendingCheck?
+    }
+
+    public enum Event: Sendable {
+        case link(connected: Bool)
+        case field(on: Bool)
+        /// A tracked PERC's upkeep for this frame.
+        case track(TrackUpdate)
+        /// What is open to a searching (or guessing, or resting) PERC this frame.
+        case search(SearchObservation)
+        /// A light-check answer; `current` is the confirmed hypothesis rebuilt from the
+        /// traces' current positions, nil when its traces are gone or taken.
+        case outcome(VerificationOutcome, current: Candidate?)
+    }
+
+    public typealias Action = TangibleEvent
+
+    public let definition: TangibleDefinition
+    public let config: EngineConfig
+    public private(set) var state: State = .notInRange
+    private var nextRequest: UInt64 = 1
+
+    public init(definition: TangibleDefinition, config: EngineConfig, state: State = .notInRange) {
+        self.definition = definition; self.config = config; self.state = state
+    }
+
+    // MARK: The transition table
+
+    public mutating func handle(_ event: Event, at time: Seconds) -> [Action] {
+        var out: [Action] = []
+        switch (state, event) {
+        // notInRange
+        case (.notInRange, .link(connected: true)):
+            go(.inRange, .linkConnected, &out)
+        case (.notInRange, .link(connected: false)):
+            break
+        case (.notInRange, .field(on: true)):
+            // The link was up before we listened (service restart): field-on implies it.
+            go(.onSurface(Search(fieldOnAt: time, phase: .window)), .fieldOn, &out)
+        case (.notInRange, .field(on: false)):
+            go(.inRange, .fieldOff, &out)
+        case (.notInRange, .track), (.notInRange, .search), (.notInRange, .outcome):
+            break
+
+        // inRange
+        case (.inRange, .link(connected: true)), (.inRange, .field(on: false)):
+            break
+        case (.inRange, .link(connected: false)):
+            go(.notInRange, .linkLost, &out)
+        case (.inRange, .field(on: true)):
+            go(.onSurface(Search(fieldOnAt: time, phase: .window)), .fieldOn, &out)
+        case (.inRange, .track), (.inRange, .search), (.inRange, .outcome):
+            break
+
+        // onSurface: searching
+        case (.onSurface, .link(connected: true)), (.onSurface, .field(on: true)):
+            break
+        case (.onSurface, .link(connected: false)):
+            go(.notInRange, .linkLost, &out)
+        case (.onSurface, .field(on: false)):
+            go(.inRange, .fieldOff, &out)
+        case (.onSurface(let s), .search(let obs)):
+            search(s, obs, time, &out)
+        case (.onSurface(var s), .outcome(let o, let current)):
+            guard let check = s.check, check.request == o.request else { break }
+            out.append(.checkAnswered(request: o.request, result: o.result))
+            s.check = nil
+            switch o.result {
+            case .confirmed(let h):
+                if let c = current, h >= 0, h < check.candidates.count {
+                    take(c, provenance: .confirmed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .lightConfirmed, time, &out)
+                    return out
+                }
+            case .rejected:
+                for c in check.candidates {
+                    s.rejected[c.traceSet] = time + config.recheckRejectedAfter
+                }
+                s.candidates.removeAll { c in check.candidates.contains { $0.sameAssignment(c) } }
+            case .inconclusive:
+                break
+            }
+            state = .onSurface(s)
+        case (.onSurface, .track):
+            break
+
+        // tracked
+        case (.tracked, .link(connected: true)), (.tracked, .field(on: true)):
+            break
+        case (.tracked(let t, _, _), .link(connected: false)):
+            releaseAll(t, .linkLost, &out)
+            go(.notInRange, .linkLost, &out)
+        case (.tracked(let t, _, _), .field(on: false)):
+            releaseAll(t, .fieldOff, &out)
+            go(.inRange, .fieldOff, &out)
+        case (.tracked(_, let guessUntil, let fieldOnAt), .track(let u)):
+            out += u.events
+            if u.isEmpty {
+                let rest = Rest(pose: u.track.pose, origin: u.track.origin, provenanceBefore: u.track.provenance,
+                                fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
+                go(.resting(rest), .tracesLost, &out)
+                out.append(.provenance(.kept))
+            } else {
+                state = .tracked(u.track, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+            }
+        case (.tracked(let t, let guessUntil?, let fieldOnAt), .search(let obs)):
+            guard time >= guessUntil else { break }
+            // End of the window: the guess stands if it is still the only window triple and
+            // no other tangible could take it (thesis 3.3.2 Detection).
+            let mine = t.traces.sorted()
+            let rivals = obs.windowTriples.filter { $0.traceSet != mine }
+            let contested = obs.contested.contains(mine)
+            if rivals.isEmpty && !contested {
+                state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
+                out.append(.guessStood)
+            } else {
+                releaseAll(t, .guessWithdrawn, &out)
+                let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples)
+                go(.onSurface(s), .guessWithdrawn, &out)
+                out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
+            }
+        case (.tracked(_, nil, _), .search):
+            break
+        case (.tracked, .outcome):
+            break
+
+        // resting
+        case (.resting, .link(connected: true)), (.resting, .field(on: true)):
+            break
+        case (.resting, .link(connected: false)):
+            go(.notInRange, .linkLost, &out)
+        case (.resting, .field(on: false)):
+            go(.inRange, .fieldOff, &out)
+        case (.resting(let r), .search(let obs)):
+            if var rec = obs.nearPose {
+                rec.track.provenance = r.provenanceBefore
+                rec.track.since = time
+                out += rec.events
+                go(.tracked(rec.track, guessUntil: nil, fieldOnAt: r.fieldOnAt), .recoveredNearPose, &out)
+                out.append(.provenance(r.provenanceBefore))
+            } else if r.check == nil && time >= r.nextCheckAt {
+                var r = r
+                let c = Candidate(traces: [nil, nil, nil], pose: r.pose, residual: 0, origin: r.origin,
+                                  latestBegin: time, earliestBegin: time, isMoving: false, velocity: .zero, fittedHistory: 0)
+                r.check = PendingCheck(request: newRequest(), kind: .stationary, candidates: [c], isMoving: false, velocity: .zero)
+                out.append(.checkRequested(request: r.check!.request, kind: .stationary, hypotheses: 1))
+                state = .resting(r)
+            }
+        case (.resting(var r), .outcome(let o, _)):
+            guard let check = r.check, check.request == o.request else { break }
+            out.append(.checkAnswered(request: o.request, result: o.result))
+            r.check = nil
+            switch o.result {
+            case .confirmed:
+                r.failures = 0
+                r.nextCheckAt = time + config.stationaryCheckInterval
+            case .rejected:
+                r.failures += 1
+                if r.failures >= config.stationaryFailureLimit {
+                    go(.onSurface(Search(fieldOnAt: r.fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
+                    return out
+                }
+                r.nextCheckAt = time + config.stationaryRetryDelay
+            case .inconclusive:
+                r.nextCheckAt = time + config.stationaryRetryDelay
+            }
+            state = .resting(r)
+        case (.resting, .track):
+            break
+        }
+        return out
+    }
+
+    // MARK: Searching (onSurface)
+
+    private mutating func search(_ s: Search, _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) {
+        var s = s
+        let windowEnd = s.fieldOnAt + config.timeWindow
+        switch s.phase {
+        case .window:
+            let w = obs.windowTriples
+            if time < windowEnd {
+                if w.count == 1, !obs.isContested(w[0]) {
+                    take(w[0], provenance: .guessed, guessUntil: windowEnd, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
+                    return
+                }
+                state = .onSurface(s)
+                return
+            }
+            if w.isEmpty {
+                s.phase = .lightOnly
+                out.append(.searchPhase(.lightOnly, reason: .windowExpired))
+            } else if w.count == 1, !obs.isContested(w[0]) {
+                take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
+                return
+            } else {
+                s.phase = .verifying
+                s.candidates = w
+                out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
+            }
+        case .verifying, .lightOnly:
+            break
+        }
+        if s.phase == .verifying {
+            // Keep the candidates that still fit, with their current poses.
+            s.candidates = s.candidates.compactMap { c in obs.windowTriples.first { $0.sameAssignment(c) } }
+            if s.candidates.count == 1 {
+                take(s.candidates[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
+                return
+            }
+            if s.candidates.isEmpty {
+                s.phase = .lightOnly
+                out.append(.searchPhase(.lightOnly, reason: .windowExpired))
+            } else {
+                request(s.candidates, into: &s, time, &out)
+            }
+        }
+        if s.phase == .lightOnly {
+            s.rejected = s.rejected.filter { $0.value > time }
+            let pool = (obs.triples + obs.tuples).filter { s.rejected[$0.traceSet] == nil }
+            let ranked = pool.sorted { a, b in
+                if a.isTuple != b.isTuple { return !a.isTuple }
+                if a.isMoving != b.isMoving { return !a.isMoving }
+                let da = abs(a.latestBegin - s.fieldOnAt), db = abs(b.latestBegin - s.fieldOnAt)
+                if da != db { return da < db }
+                return a.traces.map { $0 ?? 0 }.lexicographicallyPrecedes(b.traces.map { $0 ?? 0 })
+            }
+            request(ranked, into: &s, time, &out)
+        }
+        state = .onSurface(s)
+    }
+
+    /// Keeps, renews or withdraws the identify check for `candidates` (best first).
+    private mutating func request(_ candidates: [Candidate], into s: inout Search, _ time: Seconds, _ out: inout [Action]) {
+        var chosen = candidates.filter { !$0.isMoving }
+        var moving = false
+        if chosen.isEmpty && config.checkMovingWithPrediction {
+            chosen = candidates
+            moving = !chosen.isEmpty
+        }
+        chosen = Array(chosen.prefix(config.maxHypotheses))
+        guard !chosen.isEmpty else { s.check = nil; return }
+        let v = chosen.reduce(Vec2.zero) { $0 + $1.velocity } / Double(chosen.count)
+        if var check = s.check, check.sameSet(chosen) {
+            check.candidates = chosen
+            check.velocity = v
+            check.isMoving = moving
+            s.check = check
+            return
+        }
+        s.check = PendingCheck(request: newRequest(), kind: .identify, candidates: chosen, isMoving: moving, velocity: v)
+        out.append(.checkRequested(request: s.check!.request, kind: .identify, hypotheses: chosen.count))
+    }
+
+    // MARK: Helpers
+
+    private mutating func newRequest() -> UInt64 {
+        defer { nextRequest += 1 }
+        return (UInt64(truncatingIfNeeded: definition.id) << 32) | (nextRequest & 0xffff_ffff)
+    }
+
+    private mutating func take(_ c: Candidate, provenance: Provenance, guessUntil: Seconds?, fieldOnAt: Seconds,
+                               _ reason: TransitionReason, _ time: Seconds, _ out: inout [Action]) {
+        let track = Track(c, provenance: provenance, since: time)
+        out.append(.tracesAssigned(track.traces, reason: reason))
+        go(.tracked(track, guessUntil: guessUntil, fieldOnAt: fieldOnAt), reason, &out)
+        out.append(.provenance(provenance))
+    }
+
+    private func releaseAll(_ t: Track, _ reason: ReleaseReason, _ out: inout [Action]) {
+        for id in t.traces { out.append(.traceReleased(id, reason: reason)) }
+    }
+
+    private mutating func go(_ to: State, _ reason: TransitionReason, _ out: inout [Action]) {
+        let from = Self.name(state)
+        state = to
+        out.append(.transition(from: from, to: Self.name(to), reason: reason))
+    }
+
+    // MARK: Reading the state
+
+    public static func name(_ s: State) -> TangibleStateName {
+        switch s {
+        case .notInRange: return .notInRange
+        case .inRange: return .inRange
+        case .onSurface: return .onSurface
+        case .tracked: return .tracked
+        case .resting: return .resting
+        }
+    }
+
+    public var stateName: TangibleStateName { Self.name(state) }
+
+    /// The traces the PERC holds (tracked only).
+    public var heldTraces: [TraceID] {
+        if case .tracked(let t, _, _) = state { return t.traces }
+        return []
+    }
+
+    public var track: Track? {
+        if case .tracked(let t, _, _) = state { return t }
+        return nil
+    }
+
+    /// Whether the PERC holds a window guess that has not stood yet.
+    public var hasPendingGuess: Bool {
+        if case .tracked(_, let g, _) = state { return g != nil }
+        return false
+    }
+
+    /// The field-on time of the current time window, while it matters for matching.
+    public var windowOpenedAt: Seconds? {
+        switch state {
+        case .onSurface(let s) where s.phase != .lightOnly: return s.fieldOnAt
+        case .tracked(_, let g?, let f): _ = g; return f
+        default: return nil
+        }
+    }
+
+    public var searchPhase: SearchPhase? {
+        if case .onSurface(let s) = state { return s.phase }
+        return nil
+    }
+
+    /// Pose and provenance to report.
+    public var pose: (Pose, Provenance)? {
+        switch state {
+        case .tracked(let t, _, _): return (t.pose, t.provenance)
+        case .resting(let r): return (r.pose, .kept)
+        case .notInRange, .inRange, .onSurface: return nil
+        }
+    }
+
+    var pendingCheck: PendingCheck? {
+        switch state {
+        case .onSurface(let s): return s.check
+        case .resting(let r): return r.check
+        case .notInRange, .inRange, .tracked: return nil
+        }
+    }
+
+    /// The verification need to publish this step, if any.
+    public var need: VerificationNeed? {
+        guard let check = pendingCheck, let offset = definition.lightSensorOffset else { return nil }
+        let hyps = check.candidates.enumerated().map { i, c in
+            Hypothesis(id: i, pose: c.pose, sensorPosition: c.pose.apply(offset), traces: c.traces.compactMap { $0 })
+        }
+        return VerificationNeed(tangible: definition.id, request: check.request, kind: check.kind, hypotheses: hyps,
+                                footprint: definition.footprint, velocity: check.velocity, isMoving: check.isMoving)
+    }
+}

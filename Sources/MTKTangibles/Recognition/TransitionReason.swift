@@ -1,0 +1,31 @@
+// Why a tangible changed state: every transition carries one of these (libinput style).
+
+/// The reason of a state transition.
+public enum TransitionReason: String, Hashable, Sendable, Codable {
+    case linkConnected, linkLost
+    case fieldOn, fieldOff
+    /// The only fitting triple of traces that began in the time window.
+    case windowGuess
+    /// Several window triples; all but one no longer fit, ended, or were rejected.
+    case soleSurvivor
+    /// A light check confirmed a triple or tuple.
+    case lightConfirmed
+    /// At the end of the window another triple fitted, or the guess conflicted with another
+    /// tangible: the guess is withdrawn and light checks decide.
+    case guessWithdrawn
+    /// The window ended without a usable triple (or the verified set ran empty).
+    case windowExpired
+    /// All traces ended while the field sensor stays on (filtered by the touch controller).
+    case tracesLost
+    /// Traces near the kept pose fit again.
+    case recoveredNearPose
+    /// Three stationary checks failed in a row.
+    case stationaryChecksFailed
+    /// PUC: a fitting triple (the only one, or the best by the ambiguity rule).
+    case tripleFound
+    case ambiguousBest
+    /// PUC: no trace left.
+    case allTracesLost
+    /// The definition was added, replaced or removed at run time.
+    case definitionChanged
+}

@@ -1,0 +1,40 @@
+// One trace as the table stores it: the summary plus its entries and samples as value buffers.
+
+/// Internal storage of one trace. Entries and samples are contiguous value buffers (the
+/// thesis moved from one object per entry to C structs for the same reason: no per-entry
+/// allocation).
+struct TraceRecord: Sendable {
+    var summary: TraceSummary
+    var entries: ContiguousArray<TraceEntry>
+    var samples: ContiguousArray<TraceSample>
+
+    /// Index of the last entry at or before `time`, or nil when `time` precedes them all.
+    func entryIndex(atOrBefore time: Seconds) -> Int? {
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].time <= time { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? nil : lo - 1
+    }
+
+    /// Mean positions over the first and the second half of the window ending at `now`,
+    /// and the time between the halves' centres; nil with fewer than two entries.
+    func halfMeans(window: Seconds, now: Seconds) -> (first: Vec2, second: Vec2, span: Seconds)? {
+        guard entries.count >= 2 else { return nil }
+        let start = now - window
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].time < start { lo = mid + 1 } else { hi = mid }
+        }
+        let end = entries.count
+        guard end - lo >= 2 else { return nil }
+        let split = lo + (end - lo) / 2
+        var a = Vec2.zero, b = Vec2.zero, ta = 0.0, tb = 0.0
+        for i in lo..<split { a += entries[i].position; ta += entries[i].time }
+        for i in split..<end { b += entries[i].position; tb += entries[i].time }
+        let na = Double(split - lo), nb = Double(end - split)
+        return (a / na, b / nb, tb / nb - ta / na)
+    }
+}

@@ -1,0 +1,224 @@
+// All traces of all input sources: live traces, recently ended ones, and bounded history.
+
+/// The trace store of thesis 3.2.1. `apply(_:)` turns a frame's contact updates into one
+/// entry per live trace; ended traces take part in one more frame (the one whose entry
+/// says `end`) and then move to history, where the compress and deletion times bound memory.
+public struct TraceTable: Sendable {
+    private struct ContactKey: Hashable, Sendable {
+        var origin: InputOrigin
+        var contact: Int64
+    }
+
+    public private(set) var settings: TraceSettings
+    private var nextID: TraceID = 1
+    /// Live traces (alive, or ended in the current frame), in order of their begin.
+    private(set) var live: [TraceRecord] = []
+    private var liveIndex: [TraceID: Int] = [:]
+    private var byContact: [ContactKey: TraceID] = [:]
+    private var history: [TraceID: TraceRecord] = [:]
+    /// Ended traces in order of their end, for the compress and deletion sweeps.
+    private var endOrder: [(id: TraceID, end: Seconds)] = []
+    private var compressCursor = 0
+    private var deleteCursor = 0
+    /// Time of the last applied frame.
+    public private(set) var now: Seconds = -.infinity
+    public private(set) var frame: UInt64 = 0
+
+    public init(settings: TraceSettings = TraceSettings()) { self.settings = settings }
+
+    // MARK: Applying frames
+
+    /// Adds one entry per live trace for `frame`; returns what changed.
+    @discardableResult
+    public mutating func apply(_ frame: Frame) -> TraceChanges {
+        var changes = TraceChanges()
+        retireEnded(into: &changes)
+        now = frame.time
+        self.frame = frame.number
+        for update in frame.contacts { apply(update, frame: frame, changes: &changes) }
+        for i in live.indices where live[i].entries.last?.frame != frame.number {
+            // No sample this frame: the touch is still there, unchanged (one entry per frame).
+            guard var e = live[i].entries.last else { continue }
+            e.frame = frame.number; e.time = frame.time; e.phase = .move
+            live[i].entries.append(e)
+            live[i].summary.entryCount += 1
+            live[i].summary.lastTime = frame.time
+            live[i].summary.lastPhase = .move
+        }
+        for i in live.indices { trim(&live[i]) }
+        sweepHistory()
+        return changes
+    }
+
+    private mutating func apply(_ u: ContactUpdate, frame: Frame, changes: inout TraceChanges) {
+        let key = ContactKey(origin: u.origin, contact: u.contactID)
+        let entry = TraceEntry(frame: frame.number, time: frame.time, position: u.position, raw: u.raw,
+                               major: u.major, minor: u.minor, orientation: u.orientation,
+                               phase: u.phase, arrival: u.arrival)
+        if let id = byContact[key], u.phase != .begin, let slot = liveIndex[id] {
+            var r = live[slot]
+            var e = entry
+            if let last = r.entries.last, last.frame == frame.number {
+                // A second sample in this frame: the earlier one becomes a coalesced sample.
+                r.samples.append(TraceSample(frame: last.frame, time: last.time, arrival: last.arrival, position: last.position))
+                if last.phase == .begin && e.phase == .move { e.phase = .begin }
+                r.entries[r.entries.count - 1] = e
+                r.summary.pathLength += r.entries.count >= 2 ? e.position.distance(to: r.entries[r.entries.count - 2].position) : 0
+                r.summary.pathLength -= r.entries.count >= 2 ? last.position.distance(to: r.entries[r.entries.count - 2].position) : 0
+            } else {
+                if let last = r.entries.last { r.summary.pathLength += e.position.distance(to: last.position) }
+                r.entries.append(e)
+                r.summary.entryCount += 1
+            }
+            r.summary.lastPosition = e.position
+            r.summary.lastTime = frame.time
+            r.summary.lastPhase = e.phase
+            if u.phase == .end {
+                r.summary.endedAt = frame.time
+                byContact[key] = nil
+                changes.ended.append(id)
+            }
+            live[slot] = r
+            return
+        }
+        if u.phase == .end { changes.unknownContactUpdates += 1; return }
+        if u.phase == .move { changes.unknownContactUpdates += 1 }
+        if let old = byContact[key], let slot = liveIndex[old] {
+            // A begin for a contact that is still alive: the source lost the end; close it.
+            live[slot].summary.endedAt = frame.time
+            live[slot].summary.lastPhase = .end
+            if live[slot].entries.last?.frame == frame.number {
+                live[slot].entries[live[slot].entries.count - 1].phase = .end
+            } else if var e = live[slot].entries.last {
+                e.frame = frame.number; e.time = frame.time; e.phase = .end
+                live[slot].entries.append(e)
+                live[slot].summary.entryCount += 1
+            }
+            changes.ended.append(old)
+        }
+        let id = nextID
+        nextID += 1
+        var e = entry
+        e.phase = .begin
+        let summary = TraceSummary(id: id, origin: u.origin, contactID: u.contactID, beganAt: frame.time,
+                                   beganFrame: frame.number, firstPosition: u.position, lastPosition: u.position,
+                                   lastTime: frame.time, lastPhase: .begin, endedAt: nil, entryCount: 1,
+                                   isCompressed: false, pathLength: 0)
+        liveIndex[id] = live.count
+        live.append(TraceRecord(summary: summary, entries: [e], samples: []))
+        byContact[key] = id
+        changes.began.append(id)
+    }
+
+    private mutating func retireEnded(into changes: inout TraceChanges) {
+        guard live.contains(where: { $0.summary.isEnded }) else { return }
+        var kept: [TraceRecord] = []
+        kept.reserveCapacity(live.count)
+        for r in live {
+            if let end = r.summary.endedAt {
+                history[r.summary.id] = r
+                endOrder.append((r.summary.id, end))
+                changes.retired.append(r.summary.id)
+            } else {
+                kept.append(r)
+            }
+        }
+        live = kept
+        liveIndex.removeAll(keepingCapacity: true)
+        for (i, r) in live.enumerated() { liveIndex[r.summary.id] = i }
+    }
+
+    private func trim(_ r: inout TraceRecord) {
+        if r.entries.count > settings.maxEntriesPerTrace {
+            // Drop a quarter at once so trimming stays amortised O(1) per entry.
+            r.entries.removeFirst(max(1, r.entries.count - settings.maxEntriesPerTrace * 3 / 4))
+        }
+        if r.samples.count > settings.maxSamplesPerTrace {
+            r.samples.removeFirst(max(1, r.samples.count - settings.maxSamplesPerTrace * 3 / 4))
+        }
+    }
+
+    private mutating func sweepHistory() {
+        while compressCursor < endOrder.count, endOrder[compressCursor].end + settings.compressTime <= now {
+            let id = endOrder[compressCursor].id
+            if var r = history[id] {
+                r.entries = []; r.samples = []; r.summary.isCompressed = true
+                history[id] = r
+            }
+            compressCursor += 1
+        }
+        while deleteCursor < endOrder.count, endOrder[deleteCursor].end + settings.deletionTime <= now {
+            history[endOrder[deleteCursor].id] = nil
+            deleteCursor += 1
+        }
+        let done = min(compressCursor, deleteCursor)
+        if done > 256 && done * 2 > endOrder.count {
+            endOrder.removeFirst(done)
+            compressCursor -= done; deleteCursor -= done
+        }
+    }
+
+    // MARK: Queries
+
+    private func record(_ id: TraceID) -> TraceRecord? {
+        if let slot = liveIndex[id] { return live[slot] }
+        return history[id]
+    }
+
+    /// Ids of the live traces (alive, or ended in the current frame), in order of their begin.
+    public var liveIDs: [TraceID] { live.map(\.summary.id) }
+    /// Summaries of the live traces, in order of their begin.
+    public var liveSummaries: [TraceSummary] { live.map(\.summary) }
+    /// Number of traces in history (ended, not yet deleted).
+    public var historyCount: Int { history.count }
+    /// Entries held in memory over all traces (for the memory bound's tests and metrics).
+    public var storedEntryCount: Int {
+        live.reduce(0) { $0 + $1.entries.count } + history.values.reduce(0) { $0 + $1.entries.count }
+    }
+
+    public func isLive(_ id: TraceID) -> Bool { liveIndex[id] != nil }
+    /// True for a live trace that has not ended (its end entry is not in this frame).
+    public func isAlive(_ id: TraceID) -> Bool {
+        guard let slot = liveIndex[id] else { return false }
+        return !live[slot].summary.isEnded
+    }
+    public func summary(_ id: TraceID) -> TraceSummary? { record(id)?.summary }
+    /// The stored entries (empty once compressed), oldest first.
+    public func entries(_ id: TraceID) -> ContiguousArray<TraceEntry> { record(id)?.entries ?? [] }
+    /// The coalesced samples kept for the trace, oldest first.
+    public func samples(_ id: TraceID) -> ContiguousArray<TraceSample> { record(id)?.samples ?? [] }
+
+    /// The latest position of a trace.
+    public func position(_ id: TraceID) -> Vec2? { record(id)?.summary.lastPosition }
+
+    /// Where the trace was at a past frame time (the entry of the last frame at or before it);
+    /// nil before its begin, after deletion, or when its entries for that time are dropped.
+    public func position(_ id: TraceID, at time: Seconds) -> Vec2? {
+        guard let r = record(id), let i = r.entryIndex(atOrBefore: time) else { return nil }
+        return r.entries[i].position
+    }
+
+    /// When the trace began (frame time of its begin entry).
+    public func beganAt(_ id: TraceID) -> Seconds? { record(id)?.summary.beganAt }
+
+    /// How long the trace has existed at `time` (up to its end once ended).
+    public func age(_ id: TraceID, at time: Seconds) -> Seconds? {
+        guard let s = record(id)?.summary else { return nil }
+        return min(time, s.endedAt ?? time) - s.beganAt
+    }
+
+    /// Mean velocity over the stationary window ending at `time` (mm/s); zero with too
+    /// little history.
+    public func velocity(_ id: TraceID, at time: Seconds) -> Vec2 {
+        guard let r = record(id), let m = r.halfMeans(window: settings.stationaryWindow, now: time),
+              m.span > 0 else { return .zero }
+        return (m.second - m.first) / m.span
+    }
+
+    /// Whether the trace stayed put over the stationary window ending at `time`. A trace with
+    /// too little history counts as stationary (nothing says it moved).
+    public func isStationary(_ id: TraceID, at time: Seconds) -> Bool {
+        guard let r = record(id), let m = r.halfMeans(window: settings.stationaryWindow, now: time) else { return true }
+        return m.first.distance(to: m.second) <= settings.stationaryThreshold
+    }
+}
