@@ -4,6 +4,8 @@ import ArgumentParser
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
     InputCommand.self,
+    RecordCommand.self,
+    ReplayCommand.self,
     ConfigCommand.self,
     BenchCommand.self,
 ]
