@@ -87,7 +87,7 @@ import MTKTangibles
     }
 
     @Test(.enabled(if: UmockdevTests.available))
-    func watchReadsARealRecordingThroughTheDevicePath() throws {
+    func watchReadsARealRecordingThroughTheDevicePath() async throws {
         // The Atmel 2-finger recording, with a resolution of 10 units/mm, played as a device.
         let rec = try RecordingLoader.load(path: Fixture.evemu("Atmel maXTouch Touchscreen.2-fingers-touch-release.events"))
         var axes = rec.device.axes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -101,7 +101,7 @@ import MTKTangibles
         }
         let bed = try Testbed(name: "Atmel maXTouch Touchscreen", axes: axes, frames: frames)
         defer { bed.remove() }
-        let r = try Helper.run(Self.umockdev, ["-d", bed.device, "-i", "/dev/input/event99=\(bed.ioctl)", "-s", "/dev/input/event99=\(bed.script)",
+        let r = try await Helper.runAsync(Self.umockdev, ["-d", bed.device, "-i", "/dev/input/event99=\(bed.ioctl)", "-s", "/dev/input/event99=\(bed.script)",
                                                "--", CLI.binary.path, "input", "watch", "/dev/input/event99", "--idle-timeout", "1.5", "--json"], timeout: 30)
         #expect(r.status == 0, "\(r.stderr)")
         let decoder = JSONDecoder()
@@ -122,23 +122,23 @@ import MTKTangibles
     }
 
     @Test(.enabled(if: UmockdevTests.available))
-    func listFindsTheFakeTouchscreenOnlyWhenUninitializedDevicesAreAllowed() throws {
+    func listFindsTheFakeTouchscreenOnlyWhenUninitializedDevicesAreAllowed() async throws {
         let bed = try Testbed(name: "PercBridge Test Panel", axes: [(EvdevCode.ABS_MT_SLOT, AbsInfo(minimum: 0, maximum: 1))], frames: [])
         defer { bed.remove() }
-        let all = try Helper.run(Self.umockdev, ["-d", bed.device, "--", CLI.binary.path, "input", "list", "--uninitialized", "--json"])
+        let all = try await Helper.runAsync(Self.umockdev, ["-d", bed.device, "--", CLI.binary.path, "input", "list", "--uninitialized", "--json"])
         #expect(all.status == 0, "\(all.stderr)")
         let found = try JSONDecoder().decode([TouchscreenInfo].self, from: Data(all.stdout.utf8))
         #expect(found.map(\.devnode) == ["/dev/input/event99"])
         #expect(found.first?.name == "PercBridge Test Panel")
-        let none = try Helper.run(Self.umockdev, ["-d", bed.device, "--", CLI.binary.path, "input", "list"])
+        let none = try await Helper.runAsync(Self.umockdev, ["-d", bed.device, "--", CLI.binary.path, "input", "list"])
         #expect(none.status == 0 && none.stdout.contains("No touchscreens found"))
     }
 
     @Test(.enabled(if: UmockdevTests.available))
-    func aProtocolADeviceIsRefusedWithAClearMessage() throws {
+    func aProtocolADeviceIsRefusedWithAClearMessage() async throws {
         let bed = try Testbed(name: "Old Panel", axes: [(EvdevCode.ABS_MT_POSITION_X, AbsInfo(minimum: 0, maximum: 100)), (EvdevCode.ABS_MT_POSITION_Y, AbsInfo(minimum: 0, maximum: 100))], frames: [])
         defer { bed.remove() }
-        let r = try Helper.run(Self.umockdev, ["-d", bed.device, "-i", "/dev/input/event99=\(bed.ioctl)", "--", CLI.binary.path, "input", "watch", "/dev/input/event99", "--idle-timeout", "1"])
+        let r = try await Helper.runAsync(Self.umockdev, ["-d", bed.device, "-i", "/dev/input/event99=\(bed.ioctl)", "--", CLI.binary.path, "input", "watch", "/dev/input/event99", "--idle-timeout", "1"])
         #expect(r.status != 0)
         #expect(r.stderr.contains("protocol A"))
     }
