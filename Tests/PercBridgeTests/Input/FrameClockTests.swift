@@ -51,7 +51,7 @@ import MTKTangibles
     }
 
     @Test func tickerRunsAtTheConfiguredRateOnItsOwnThread() async throws {
-        let clock = FrameClock(mode: .fixedRate(hz: 200), bufferedFrames: 1_000_000)
+        let clock = FrameClock(mode: .fixedRate(hz: 200))
         let times = Mutex<[Seconds]>([])
         clock.start { f in times.withLock { $0.append(f.time) } }
         let o = InputOrigin(kind: .json, device: "t")
