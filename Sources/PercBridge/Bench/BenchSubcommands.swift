@@ -6,4 +6,5 @@ let benchSubcommands: [any ParsableCommand.Type] = [
     DBusSignalBench.self,
     EngineBench.self,
     AccuracyBench.self,
+    InputBench.self,
 ]

@@ -6,6 +6,9 @@ let allSubcommands: [any ParsableCommand.Type] = [
     ScanCommand.self,
     PairCommand.self,
     MonitorCommand.self,
+    InputCommand.self,
+    RecordCommand.self,
+    ReplayCommand.self,
     ConfigCommand.self,
     BenchCommand.self,
 ]
