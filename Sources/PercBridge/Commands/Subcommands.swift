@@ -4,5 +4,6 @@ import ArgumentParser
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
     ConfigCommand.self,
+    DemoCommand.self,
     BenchCommand.self,
 ]

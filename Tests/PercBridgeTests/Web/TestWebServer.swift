@@ -9,7 +9,7 @@ import Synchronization
 /// Records what apps sent, as the pipeline would receive it.
 final class RecordingSink: AppMessageSink {
     let received = Mutex<[AppInbound]>([])
-    func appSent(_ message: AppInbound, from client: AppClient, at arrival: Seconds) -> AppProtocolError? {
+    func appSent(_ message: AppInbound, raw: Data, from client: AppClient, at arrival: Seconds) -> AppProtocolError? {
         received.withLock { $0.append(message) }
         if case .actuate(let t, _) = message, t != 1 {
             return AppProtocolError(code: .unknownTangible, message: "no tangible \(t)", inReplyTo: "actuate")
