@@ -47,8 +47,8 @@ struct TestWebServer {
 
     func stop() { task.cancel() }
 
-    func get(_ path: String) throws -> (Int, String) {
-        let lines = try WSProbe.run(["port": port, "path": path, "plain": true])
+    func get(_ path: String) async throws -> (Int, String) {
+        let lines = try await WSProbe.runAsync(["port": port, "path": path, "plain": true])
         return (lines.first.flatMap { Int($0.split(separator: " ")[2]) } ?? 0, lines.joined(separator: "\n"))
     }
 
