@@ -10,5 +10,6 @@ let allSubcommands: [any ParsableCommand.Type] = [
     RecordCommand.self,
     ReplayCommand.self,
     ConfigCommand.self,
+    DemoCommand.self,
     BenchCommand.self,
 ]
