@@ -2,6 +2,9 @@
 import ArgumentParser
 
 let benchSubcommands: [any ParsableCommand.Type] = [
+    LightCheckBench.self,
+    DBusSignalBench.self,
     EngineBench.self,
     AccuracyBench.self,
+    InputBench.self,
 ]

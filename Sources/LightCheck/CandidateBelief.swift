@@ -1,0 +1,96 @@
+// The posterior over a check's hypotheses (plus "none of them"), updated by Bayes' rule.
+import Foundation
+
+/// Where the sensor could be during one round, as far as the evidence model cares.
+enum ExposureRole: Hashable, Sendable {
+    /// Under a probe: sees the opposite of its reported colour.
+    case probed
+    /// Under a decoy: sees its reported colour.
+    case decoyed
+    /// Under no patch of ours (not drawn, or none of the hypotheses is right).
+    case uncovered
+}
+
+/// Likelihoods of "the sensor flipped during the round" for each role.
+struct FlipLikelihood: Hashable, Sendable {
+    var probed: Double
+    var decoyed: Double
+    var uncovered: Double
+
+    func of(_ role: ExposureRole) -> Double {
+        switch role {
+        case .probed: return probed
+        case .decoyed: return decoyed
+        case .uncovered: return uncovered
+        }
+    }
+
+    /// For a round whose answer window lasted `window` seconds.
+    static func make(window: Double, config: LightCheckConfig) -> FlipLikelihood {
+        let w = max(0, window)
+        let spont = 1 - exp(-config.spontaneousFlipRate * w)
+        let scene = 1 - exp(-config.sceneFlipRate * w)
+        let decoy = min(0.5, spont + config.lateResponseProbability)
+        let probe = 1 - config.missProbability
+        return FlipLikelihood(probed: max(probe, decoy), decoyed: decoy, uncovered: max(scene, decoy))
+    }
+}
+
+/// Normalised weights, one per hypothesis id (kept sorted by id so that every sum and every
+/// tie-break runs in the same order, bit for bit), and the weight of "none is right".
+struct CandidateBelief: Hashable, Sendable {
+    private(set) var ids: [Int]
+    private(set) var weights: [Double]
+    private(set) var none: Double
+
+    init(ids: [Int], priorNone: Double) {
+        let sorted = Array(Set(ids)).sorted()
+        self.ids = sorted
+        let each = sorted.isEmpty ? 0 : (1 - priorNone) / Double(sorted.count)
+        self.weights = Array(repeating: each, count: sorted.count)
+        self.none = sorted.isEmpty ? 1 : priorNone
+    }
+
+    func weight(of id: Int) -> Double {
+        guard let i = ids.firstIndex(of: id) else { return 0 }
+        return weights[i]
+    }
+
+    /// Keeps the belief in step with the engine's current hypotheses: dropped ids lose their
+    /// weight, new ids come in at the mean weight of the others.
+    mutating func sync(to current: [Int]) {
+        let wanted = Array(Set(current)).sorted()
+        guard wanted != ids else { return }
+        let mean = weights.isEmpty ? (1 - none) : weights.reduce(0, +) / Double(weights.count)
+        var newWeights: [Double] = []
+        for id in wanted {
+            if let i = ids.firstIndex(of: id) { newWeights.append(weights[i]) } else { newWeights.append(max(mean, 1e-6)) }
+        }
+        ids = wanted
+        weights = newWeights
+        normalise()
+    }
+
+    /// Bayes' rule for one round: `flipped` is what happened, `role(id)` where each hypothesis
+    /// would have put the sensor; "none" puts it under no patch of ours.
+    mutating func update(flipped: Bool, likelihood: FlipLikelihood, role: (Int) -> ExposureRole) {
+        for i in ids.indices {
+            let p = likelihood.of(role(ids[i]))
+            weights[i] *= flipped ? p : 1 - p
+        }
+        let pn = likelihood.uncovered
+        none *= flipped ? pn : 1 - pn
+        normalise()
+    }
+
+    private mutating func normalise() {
+        let total = weights.reduce(0, +) + none
+        guard total > 0, total.isFinite else {
+            let n = Double(ids.count + 1)
+            weights = Array(repeating: 1 / n, count: ids.count); none = 1 / n
+            return
+        }
+        for i in weights.indices { weights[i] /= total }
+        none /= total
+    }
+}

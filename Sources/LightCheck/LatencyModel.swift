@@ -1,0 +1,90 @@
+// Per-tangible model of light-sensor response latency, learned from the responses seen.
+import MTKTangibles
+
+/// How long after a patch is presented a PERC's light sensor answers. Starts from a prior
+/// (HARDWARE-MODEL.md: 1–4 frames, then one BLE connection interval) and moves towards the
+/// latencies actually observed, so a quick PERC gets short deadlines and a slow one is not
+/// cut off. Deadline = blend of the prior deadline and a high quantile of the recent samples
+/// (times a slack, plus a margin), weighted by how many samples there are.
+public struct LatencyModel: Hashable, Sendable, Codable {
+    public struct Settings: Hashable, Sendable, Codable {
+        /// Deadline before anything was learned: 4 frames at 60 Hz (67 ms) + a 50 ms
+        /// connection interval + host stack + margin.
+        public var priorDeadline: Seconds = 0.15
+        /// Mean latency before anything was learned.
+        public var priorMean: Seconds = 0.05
+        /// How many samples the prior is worth.
+        public var priorWeight: Double = 4
+        /// Samples kept (the most recent).
+        public var window: Int = 40
+        /// Quantile of the kept samples the learned deadline starts from (1: the largest).
+        public var quantile: Double = 1
+        /// Learned deadline = quantile × slack + margin.
+        public var slack: Double = 1.1
+        public var margin: Seconds = 0.005
+        public var minDeadline: Seconds = 0.03
+        public var maxDeadline: Seconds = 0.6
+        /// A flip sooner than this after presentation cannot be an answer to it.
+        public var minResponseLatency: Seconds = 0.004
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let d = Settings()
+            func v(_ k: CodingKeys, _ def: Double) throws -> Double { try c.decodeIfPresent(Double.self, forKey: k) ?? def }
+            priorDeadline = try v(.priorDeadline, d.priorDeadline)
+            priorMean = try v(.priorMean, d.priorMean)
+            priorWeight = try v(.priorWeight, d.priorWeight)
+            window = try c.decodeIfPresent(Int.self, forKey: .window) ?? d.window
+            quantile = try v(.quantile, d.quantile)
+            slack = try v(.slack, d.slack)
+            margin = try v(.margin, d.margin)
+            minDeadline = try v(.minDeadline, d.minDeadline)
+            maxDeadline = try v(.maxDeadline, d.maxDeadline)
+            minResponseLatency = try v(.minResponseLatency, d.minResponseLatency)
+        }
+
+        var validationProblem: String? {
+            if !(minDeadline > 0 && minDeadline <= maxDeadline) { return "latency.minDeadline must be positive and at most maxDeadline" }
+            if !(priorDeadline >= minDeadline && priorDeadline <= maxDeadline) { return "latency.priorDeadline must lie within [minDeadline, maxDeadline]" }
+            if !(quantile > 0 && quantile <= 1) { return "latency.quantile must lie in (0, 1]" }
+            if window < 1 { return "latency.window must be at least 1" }
+            if !(priorWeight >= 0) || !(slack >= 1) || !(margin >= 0) { return "latency.priorWeight, slack and margin must be non-negative (slack at least 1)" }
+            return nil
+        }
+    }
+
+    /// Most recent samples, oldest first.
+    public private(set) var samples: [Seconds] = []
+
+    public init(samples: [Seconds] = []) { self.samples = samples }
+
+    /// Records one observed response latency (presentation → flip). Non-finite or negative
+    /// values are ignored.
+    public mutating func record(_ latency: Seconds, settings: Settings) {
+        guard latency.isFinite, latency >= 0 else { return }
+        samples.append(latency)
+        if samples.count > settings.window { samples.removeFirst(samples.count - settings.window) }
+    }
+
+    /// How long after presentation to wait for an answer before counting its absence.
+    public func deadline(_ s: Settings) -> Seconds {
+        guard !samples.isEmpty else { return s.priorDeadline }
+        let sorted = samples.sorted()
+        let rank = min(sorted.count - 1, max(0, Int((s.quantile * Double(sorted.count)).rounded(.up)) - 1))
+        let learned = sorted[rank] * s.slack + s.margin
+        let n = Double(sorted.count)
+        let w = n / (n + s.priorWeight)
+        let blended = w * learned + (1 - w) * s.priorDeadline
+        return min(s.maxDeadline, max(s.minDeadline, blended))
+    }
+
+    /// Expected latency of an answer (for planning only).
+    public func expectedLatency(_ s: Settings) -> Seconds {
+        guard !samples.isEmpty else { return s.priorMean }
+        let n = Double(samples.count)
+        let mean = samples.reduce(0, +) / n
+        return (n * mean + s.priorWeight * s.priorMean) / (n + s.priorWeight)
+    }
+}

@@ -1,0 +1,155 @@
+// Every setting of the light-check scheduler, with documented defaults (docs/lightcheck.md).
+import MTKTangibles
+
+/// Settings of ``LightCheckScheduler``. Codable; a missing key takes its default, so a config
+/// file only names what it changes. Times in seconds, lengths in millimetres.
+public struct LightCheckConfig: Hashable, Sendable, Codable {
+    /// Where patches may be drawn (thesis 3.3.2: the user should not see them).
+    public enum FootprintPolicy: String, Hashable, Sendable, Codable {
+        /// Only patches lying inside the footprint of every live hypothesis: whichever one is
+        /// right, the tangible covers them. Candidates that cannot be drawn so wait; when none
+        /// can, the check ends `inconclusive`.
+        case strict
+        /// Covered candidates first; a candidate no plan can cover is drawn inside its own
+        /// hypothesis's footprint once nothing covered is left to test (default).
+        case preferCovered
+        /// Anywhere (debugging, calibration rigs).
+        case anywhere
+    }
+
+    /// What to do with a tangible whose traces move.
+    public enum MovingStrategy: String, Hashable, Sendable, Codable {
+        /// Draw at the position predicted for the time the patch will be seen.
+        case predict
+        /// Draw nothing until it stops (the thesis's way).
+        case wait
+    }
+
+    // MARK: Patches
+    /// Radius of probe and decoy patches; shrunk when candidates are close together.
+    public var patchRadius: Double = 4
+    /// Candidates closer than two of these (plus the gap) cannot be told apart.
+    public var minPatchRadius: Double = 1.5
+    /// Free space kept between neighbouring patches.
+    public var patchGap: Double = 1
+    public var footprintPolicy: FootprintPolicy = .preferCovered
+
+    // MARK: Sensor model (likelihoods of the evidence)
+    /// Chance that a sensor under a probe does not respond (HARDWARE-MODEL: 3%).
+    public var missProbability: Double = 0.03
+    /// Changes per second of a sensor under a steady patch (HARDWARE-MODEL: 0.5%/s).
+    public var spontaneousFlipRate: Double = 0.005
+    /// Changes per second of a sensor under no patch (the app's scene changes too).
+    public var sceneFlipRate: Double = 0.05
+    /// Chance that a flip inside a round is a late answer to an earlier round.
+    public var lateResponseProbability: Double = 0.0005
+
+    // MARK: Decisions
+    /// Posterior a hypothesis needs to be confirmed.
+    public var confirmPosterior: Double = 0.995
+    /// Posterior of "none of them" needed to reject all.
+    public var rejectPosterior: Double = 0.995
+    /// Prior that none of an identify need's hypotheses is right.
+    public var priorNoneCorrect: Double = 0.05
+    /// Rounds (probe showings) after which a check ends `inconclusive`.
+    public var maxRounds: Int = 14
+    /// Rounds voided by unexplained flips after which a check ends `inconclusive`.
+    public var maxVoidedRounds: Int = 6
+    /// Time after which a check ends `inconclusive`.
+    public var maxCheckDuration: Seconds = 4
+
+    // MARK: Timing
+    public var latency: LatencyModel.Settings = .init()
+    /// Whether the app reports presented overlays; without reports the scheduler assumes
+    /// each overlay is on screen `assumedPresentationDelay` after it was planned.
+    public var expectPresentedReports: Bool = true
+    public var assumedPresentationDelay: Seconds = 1.0 / 60
+    /// How long to wait for a presented report before assuming the overlay is shown.
+    public var presentationTimeout: Seconds = 0.25
+    /// Colour shown at every candidate when the sensor's state is not known yet.
+    public var primeColour: LightColour = .black
+
+    // MARK: Moving tangibles
+    public var movingStrategy: MovingStrategy = .predict
+    /// Faster than this (mm/s) a tangible is not checked, even with prediction.
+    public var maxCheckSpeed: Double = 120
+    /// Extra patch radius per mm/s of speed (covers the prediction's error).
+    public var movingRadiusPerSpeed: Double = 0.01
+
+    // MARK: Stationary checks
+    public var stationaryPatchRadius: Double = 2.5
+    /// Least time between two stationary checks of one tangible.
+    public var stationaryMinInterval: Seconds = 2
+    /// Prior that a resting tangible has moved.
+    public var stationaryPriorMoved: Double = 0.1
+    public var stationaryConfirmPosterior: Double = 0.99
+    public var stationaryRejectPosterior: Double = 0.99
+
+    // MARK: Calibration
+    public var calibration: CalibrationSettings = .init()
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = LightCheckConfig()
+        func v<T: Decodable>(_ k: CodingKeys, _ def: T) throws -> T { try c.decodeIfPresent(T.self, forKey: k) ?? def }
+        patchRadius = try v(.patchRadius, d.patchRadius)
+        minPatchRadius = try v(.minPatchRadius, d.minPatchRadius)
+        patchGap = try v(.patchGap, d.patchGap)
+        footprintPolicy = try v(.footprintPolicy, d.footprintPolicy)
+        missProbability = try v(.missProbability, d.missProbability)
+        spontaneousFlipRate = try v(.spontaneousFlipRate, d.spontaneousFlipRate)
+        sceneFlipRate = try v(.sceneFlipRate, d.sceneFlipRate)
+        lateResponseProbability = try v(.lateResponseProbability, d.lateResponseProbability)
+        confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
+        rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)
+        priorNoneCorrect = try v(.priorNoneCorrect, d.priorNoneCorrect)
+        maxRounds = try v(.maxRounds, d.maxRounds)
+        maxVoidedRounds = try v(.maxVoidedRounds, d.maxVoidedRounds)
+        maxCheckDuration = try v(.maxCheckDuration, d.maxCheckDuration)
+        latency = try v(.latency, d.latency)
+        expectPresentedReports = try v(.expectPresentedReports, d.expectPresentedReports)
+        assumedPresentationDelay = try v(.assumedPresentationDelay, d.assumedPresentationDelay)
+        presentationTimeout = try v(.presentationTimeout, d.presentationTimeout)
+        primeColour = try v(.primeColour, d.primeColour)
+        movingStrategy = try v(.movingStrategy, d.movingStrategy)
+        maxCheckSpeed = try v(.maxCheckSpeed, d.maxCheckSpeed)
+        movingRadiusPerSpeed = try v(.movingRadiusPerSpeed, d.movingRadiusPerSpeed)
+        stationaryPatchRadius = try v(.stationaryPatchRadius, d.stationaryPatchRadius)
+        stationaryMinInterval = try v(.stationaryMinInterval, d.stationaryMinInterval)
+        stationaryPriorMoved = try v(.stationaryPriorMoved, d.stationaryPriorMoved)
+        stationaryConfirmPosterior = try v(.stationaryConfirmPosterior, d.stationaryConfirmPosterior)
+        stationaryRejectPosterior = try v(.stationaryRejectPosterior, d.stationaryRejectPosterior)
+        calibration = try v(.calibration, d.calibration)
+        if let problem = validationProblem {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))
+        }
+    }
+
+    /// Names the first setting out of its range, or nil when all are usable.
+    public var validationProblem: String? {
+        let probabilities: [(String, Double)] = [
+            ("missProbability", missProbability), ("lateResponseProbability", lateResponseProbability),
+            ("confirmPosterior", confirmPosterior), ("rejectPosterior", rejectPosterior),
+            ("priorNoneCorrect", priorNoneCorrect), ("stationaryPriorMoved", stationaryPriorMoved),
+            ("stationaryConfirmPosterior", stationaryConfirmPosterior),
+            ("stationaryRejectPosterior", stationaryRejectPosterior),
+        ]
+        for (name, p) in probabilities where !(p > 0 && p < 1) {
+            return "\(name) must lie strictly between 0 and 1 (got \(p))"
+        }
+        let positive: [(String, Double)] = [
+            ("patchRadius", patchRadius), ("minPatchRadius", minPatchRadius),
+            ("stationaryPatchRadius", stationaryPatchRadius), ("maxCheckDuration", maxCheckDuration),
+            ("presentationTimeout", presentationTimeout), ("spontaneousFlipRate", spontaneousFlipRate),
+            ("sceneFlipRate", sceneFlipRate), ("maxCheckSpeed", maxCheckSpeed),
+        ]
+        for (name, x) in positive where !(x > 0 && x.isFinite) {
+            return "\(name) must be a positive number (got \(x))"
+        }
+        if minPatchRadius > patchRadius { return "minPatchRadius must not exceed patchRadius" }
+        if maxRounds < 1 { return "maxRounds must be at least 1" }
+        return latency.validationProblem ?? calibration.validationProblem
+    }
+}

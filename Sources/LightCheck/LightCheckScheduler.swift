@@ -1,0 +1,375 @@
+// The light-check scheduler: needs, light events and presented reports in; overlay and outcomes out.
+import MTKTangibles
+
+/// Decides, frame by frame, which light-check patches to draw and what the light sensors'
+/// answers mean (thesis 3.3.2 "Light Sensor Check"; algorithm in docs/lightcheck.md).
+///
+/// Pure and deterministic: time enters only as the frame time given to ``plan(needs:sensorEvents:presented:at:)``,
+/// deadlines fire when a frame's time reaches them, and every iteration runs in a fixed order.
+/// One check per tangible at a time (a PERC has one sensor); checks of different tangibles
+/// run in the same frames. Per tangible it learns a ``LatencyModel`` from the answers seen.
+public struct LightCheckScheduler: Sendable {
+    public let config: LightCheckConfig
+    public private(set) var diagnostics = LightCheckDiagnostics()
+    /// The overlay of the last plan.
+    public private(set) var overlay = Overlay.empty
+
+    private var checks: [TangibleID: VerificationCheck] = [:]
+    private var searches: [TangibleID: CalibrationSearch] = [:]
+    private var cancelledSearches: [CalibrationResult] = []
+    private var colours: [TangibleID: LightColour] = [:]
+    private var latencyModels: [TangibleID: LatencyModel] = [:]
+    private var knownTangibles: Set<TangibleID> = []
+    /// Requests decided already, so a need the engine repeats before it saw the outcome is
+    /// not checked again; forgotten once the engine drops it.
+    private var decided: [TangibleID: Set<UInt64>] = [:]
+    private var lastStationaryEnd: [TangibleID: Seconds] = [:]
+    /// Recently issued overlays and when they were planned (to learn the presentation delay).
+    private var issued: [(id: UInt64, at: Seconds)] = []
+    private var lastPresentedOverlay: UInt64 = 0
+    private var presentationDelay: Seconds
+    private var frameInterval: Seconds = 1.0 / 120
+    private var lastTime: Seconds?
+    private var nextPatchID = 1
+
+    public init(config: LightCheckConfig = .init()) {
+        self.config = config
+        presentationDelay = config.assumedPresentationDelay
+    }
+
+    // MARK: Queries and learned state
+
+    /// The light colour a tangible's sensor last reported (nil: not known yet).
+    public func sensorColour(of tangible: TangibleID) -> LightColour? { colours[tangible] }
+
+    /// The latency model learned for a tangible (the prior when nothing was seen yet).
+    public func latencyModel(for tangible: TangibleID) -> LatencyModel { latencyModels[tangible] ?? LatencyModel() }
+
+    /// Restores a model learned earlier (e.g. kept across service restarts).
+    public mutating func setLatencyModel(_ model: LatencyModel, for tangible: TangibleID) { latencyModels[tangible] = model }
+
+    /// The deadline (seconds after presentation) currently used for a tangible.
+    public func deadline(for tangible: TangibleID) -> Seconds { latencyModel(for: tangible).deadline(config.latency) }
+
+    /// Whether a need of this tangible is being checked (and which request).
+    public func activeRequest(of tangible: TangibleID) -> UInt64? { checks[tangible]?.request }
+
+    // MARK: Calibration API
+
+    /// Starts finding the light-sensor offset of a tangible lying still at `request.pose`.
+    /// While it runs, checks of that tangible wait. The result arrives in a later plan's
+    /// `calibrations`. Returns false (and starts nothing) when a calibration of that
+    /// tangible is already running.
+    @discardableResult
+    public mutating func startCalibration(_ request: CalibrationRequest, at time: Seconds) -> Bool {
+        guard searches[request.tangible] == nil else { return false }
+        knownTangibles.insert(request.tangible)
+        searches[request.tangible] = CalibrationSearch(request: request, at: time, settings: config.calibration)
+        return true
+    }
+
+    /// Stops a running calibration; a `cancelled` result comes with the next plan.
+    public mutating func cancelCalibration(tangible: TangibleID, at time: Seconds) {
+        guard let s = searches.removeValue(forKey: tangible) else { return }
+        if let r = s.result(at: time, settings: config.calibration, finished: true) { cancelledSearches.append(r) }
+    }
+
+    // MARK: The frame step
+
+    /// One frame: the engine's needs, this frame's sensor events and presented reports.
+    public mutating func plan(needs: [VerificationNeed], frame: Frame) -> LightCheckPlan {
+        plan(needs: needs, sensorEvents: frame.sensorEvents, presented: frame.presented, at: frame.time)
+    }
+
+    /// One frame at `time`. Events count as happening at the frame time (thesis 3.2.1).
+    public mutating func plan(needs: [VerificationNeed], sensorEvents: [SensorEvent],
+                              presented: [PresentedOverlay], at rawTime: Seconds) -> LightCheckPlan {
+        let time = acceptTime(rawTime)
+        takeNeeds(needs, at: time)
+        for report in presented { takePresented(report) }
+        for event in sensorEvents { takeEvent(event, at: time) }
+        tick(at: time)
+        var outcomes: [VerificationOutcome] = []
+        var results = cancelledSearches
+        cancelledSearches = []
+        decide(at: time, outcomes: &outcomes, calibrations: &results)
+        let changed = draw(at: time)
+        return LightCheckPlan(overlay: overlay, overlayChanged: changed, outcomes: outcomes, calibrations: results)
+    }
+
+    private mutating func acceptTime(_ t: Seconds) -> Seconds {
+        guard t.isFinite, lastTime.map({ t >= $0 }) ?? true else {
+            diagnostics.count(.timeWentBack)
+            return lastTime ?? 0
+        }
+        if let l = lastTime, t > l { frameInterval = 0.9 * frameInterval + 0.1 * min(t - l, 0.1) }
+        lastTime = t
+        return t
+    }
+
+    private mutating func takeNeeds(_ needs: [VerificationNeed], at time: Seconds) {
+        var chosen: [TangibleID: VerificationNeed] = [:]
+        var requests: [TangibleID: Set<UInt64>] = [:]
+        for var need in needs {
+            let valid = need.hypotheses.filter { $0.sensorPosition.isFinite && $0.pose.position.isFinite && $0.pose.angle.isFinite }
+            if valid.count != need.hypotheses.count || valid.isEmpty { diagnostics.count(.badHypothesis) }
+            need.hypotheses = valid
+            requests[need.tangible, default: []].insert(need.request)
+            if let other = chosen[need.tangible] {
+                diagnostics.count(.concurrentNeed)
+                // Keep the one being checked; otherwise the older request goes first.
+                let active = checks[need.tangible]?.request
+                if other.request == active || (need.request != active && other.request < need.request) { continue }
+            }
+            chosen[need.tangible] = need
+        }
+        for t in checks.keys.sorted() {
+            guard let check = checks[t] else { continue }
+            if let need = chosen[t], need.request == check.request {
+                checks[t]?.update(need)
+            } else {
+                checks[t] = nil
+                diagnostics.withdrawnNeeds += 1
+            }
+        }
+        for t in decided.keys.sorted() {
+            decided[t] = decided[t]?.intersection(requests[t] ?? [])
+            if decided[t]?.isEmpty == true { decided[t] = nil }
+        }
+        for t in chosen.keys.sorted() where checks[t] == nil {
+            guard let need = chosen[t], !(decided[t]?.contains(need.request) ?? false) else { continue }
+            knownTangibles.insert(t)
+            checks[t] = VerificationCheck(need: need, at: time, config: config)
+        }
+    }
+
+    private mutating func takePresented(_ report: PresentedOverlay) {
+        guard report.overlayID > 0, report.overlayID <= overlay.id, report.from.isFinite else {
+            diagnostics.count(.unknownOverlay)
+            return
+        }
+        lastPresentedOverlay = max(lastPresentedOverlay, report.overlayID)
+        if let planned = issued.first(where: { $0.id == report.overlayID })?.at {
+            let delay = min(max(report.from - planned, 0), 0.5)
+            presentationDelay = 0.8 * presentationDelay + 0.2 * delay
+        }
+        for t in checks.keys.sorted() { checks[t]?.presented(report) }
+        for t in searches.keys.sorted() { searches[t]?.presented(report) }
+    }
+
+    private mutating func takeEvent(_ event: SensorEvent, at time: Seconds) {
+        let t = event.tangible
+        switch event.kind {
+        case .light:
+            guard event.value == 0 || event.value == 1 else { diagnostics.count(.badLightValue); return }
+            if !knownTangibles.contains(t) { diagnostics.count(.unknownTangibleEvent) }
+            let colour = LightColour(sensorValue: event.value)
+            let previous = colours[t]
+            colours[t] = colour
+            guard previous != colour else { return }
+            let verdict: VerificationCheck.FlipVerdict
+            if searches[t] != nil {
+                verdict = searches[t]!.flip(at: time, config: config)
+            } else if checks[t] != nil {
+                verdict = checks[t]!.flip(at: time, config: config)
+            } else {
+                verdict = .spontaneous
+            }
+            switch verdict {
+            case .answer(let latency):
+                diagnostics.answers += 1
+                if let latency { latencyModels[t, default: LatencyModel()].record(latency, settings: config.latency) }
+            case .spontaneous:
+                // The first report of a sensor is its state, not a change.
+                if previous != nil { diagnostics.spontaneousFlips[t, default: 0] += 1 }
+            case .primed:
+                break
+            }
+        case .link where event.value == 0:
+            // A reconnected sensor's state is unknown until it reports again.
+            colours[t] = nil
+        case .link, .field, .battery, .heartbeat:
+            break
+        }
+    }
+
+    private mutating func tick(at time: Seconds) {
+        for t in checks.keys.sorted() {
+            let before = checks[t]!.rounds
+            if checks[t]!.tick(at: time, deadline: deadline(for: t), presentationDelay: presentationDelay, config: config),
+               colours[t] == nil {
+                colours[t] = config.primeColour
+            }
+            if checks[t]!.rounds > before { diagnostics.silentRounds += 1 }
+            if checks[t]!.lastTickAssumedPresentation { diagnostics.assumedPresentations += 1 }
+        }
+        for t in searches.keys.sorted() {
+            if searches[t]!.tick(at: time, deadline: deadline(for: t), presentationDelay: presentationDelay, config: config),
+               colours[t] == nil {
+                colours[t] = config.primeColour
+            }
+        }
+    }
+
+    private mutating func decide(at time: Seconds, outcomes: inout [VerificationOutcome], calibrations: inout [CalibrationResult]) {
+        for t in checks.keys.sorted() {
+            guard let check = checks[t], let result = check.decision(at: time, config: config) else { continue }
+            outcomes.append(VerificationOutcome(tangible: t, request: check.request, result: result, time: time))
+            decided[t, default: []].insert(check.request)
+            if check.kind == .stationary { lastStationaryEnd[t] = time }
+            checks[t] = nil
+        }
+        for t in searches.keys.sorted() {
+            guard let s = searches[t], let r = s.result(at: time, settings: config.calibration, finished: false) else { continue }
+            calibrations.append(r)
+            searches[t] = nil
+        }
+    }
+
+    // MARK: Drawing
+
+    private func selector(for tangible: TangibleID) -> ProbeSelector {
+        let model = latencyModel(for: tangible)
+        let d = model.deadline(config.latency)
+        return ProbeSelector(likelihood: .make(window: d, config: config),
+                             expectedFlipTime: presentationDelay + model.expectedLatency(config.latency),
+                             expectedSilenceTime: presentationDelay + d,
+                             resetTime: presentationDelay + frameInterval)
+    }
+
+    /// Draws running rounds first, then starts new rounds around them; returns whether the
+    /// overlay changed.
+    private mutating func draw(at time: Seconds) -> Bool {
+        var patches: [TangibleID: [Patch]] = [:]
+        let tangibles = Set(checks.keys).union(searches.keys).sorted()
+        // Running rounds keep their patches.
+        for t in tangibles {
+            if searches[t] != nil {
+                if searches[t]!.round != nil { patches[t] = calibrationPatches(t) }
+            } else if checks[t]?.currentRound != nil {
+                patches[t] = checkPatches(t, at: time, startingWith: nil)
+            }
+        }
+        // New rounds avoid everything already placed.
+        for t in tangibles where patches[t] == nil {
+            let others = patches.values.flatMap { $0 }
+            if searches[t] != nil {
+                if checks[t]?.currentRound != nil { checks[t]?.hold(.sensorBusy) }
+                startCalibrationRound(t, at: time)
+                patches[t] = calibrationPatches(t)
+            } else if checks[t] != nil {
+                patches[t] = checkPatches(t, at: time, startingWith: others)
+            }
+        }
+        let all = tangibles.flatMap { patches[$0] ?? [] }
+        let changed = all != overlay.patches
+        if changed {
+            overlay = Overlay(id: overlay.id + 1, patches: all)
+            issued.append((overlay.id, time))
+            if issued.count > 64 { issued.removeFirst(issued.count - 64) }
+        }
+        let onScreen: Seconds? = !changed && lastPresentedOverlay >= overlay.id ? time : nil
+        for t in tangibles where !(patches[t] ?? []).isEmpty {
+            checks[t]?.setFirstOverlay(overlay.id, onScreenSince: onScreen)
+            searches[t]?.setFirstOverlay(overlay.id, onScreenSince: onScreen)
+        }
+        return changed
+    }
+
+    private mutating func patchID(_ t: TangibleID, key: Int) -> Int {
+        if let id = checks[t]?.patchIDs[key] { return id }
+        let id = nextPatchID
+        nextPatchID += 1
+        checks[t]?.patchIDs[key] = id
+        return id
+    }
+
+    /// The patches of a tangible's check; starts a round first when `startingWith` (the
+    /// patches already placed) is given and none is running.
+    private mutating func checkPatches(_ t: TangibleID, at time: Seconds, startingWith placed: [Patch]?) -> [Patch] {
+        guard let check = checks[t] else { return [] }
+        let need = check.need
+        let stationary = check.kind == .stationary
+        if stationary, check.currentRound == nil, let last = lastStationaryEnd[t], time < last + config.stationaryMinInterval {
+            checks[t]?.hold(.stationaryInterval)
+            return []
+        }
+        let speed = need.isMoving ? need.velocity.length : 0
+        if need.isMoving && (config.movingStrategy == .wait || !(speed <= config.maxCheckSpeed)) {
+            checks[t]?.hold(.movingTooFast)
+            return []
+        }
+        // Predict where the sensor is while the patch is on screen: it appears after the
+        // presentation delay and stays about one frame.
+        let shift = need.isMoving ? need.velocity * (presentationDelay + frameInterval / 2) : .zero
+        let live = need.hypotheses.filter { check.belief.weight(of: $0.id) >= 1e-3 || check.currentRound?.drawn.contains($0.id) == true }
+        let base = (stationary ? config.stationaryPatchRadius : config.patchRadius) + speed * config.movingRadiusPerSpeed
+        let layout = CandidateLayout(hypotheses: live, footprint: need.footprint, shift: shift, baseRadius: base, config: config)
+        if check.currentRound == nil {
+            guard let placed else { return [] }
+            var drawable = layout.drawable(policy: config.footprintPolicy)
+            drawable.removeAll { i in
+                placed.contains { $0.center.distance(to: layout.clusters[i].center) < $0.radius + layout.radius + config.patchGap }
+            }
+            guard !drawable.isEmpty else {
+                checks[t]?.hold(.nothingDrawable)
+                return []
+            }
+            let drawnIDs = Set(drawable.flatMap { layout.clusters[$0].ids })
+            var probed: Set<Int> = []
+            var phase = CheckRound.Phase.priming
+            if let colour = colours[t] {
+                let candidates = drawable.map { i in
+                    let ids = layout.clusters[i].ids
+                    return ProbeSelector.Candidate(mass: ids.reduce(0) { $0 + check.belief.weight(of: $1) },
+                                                   covered: layout.clusters[i].covered,
+                                                   needsReset: ids.contains { check.shown[$0] == colour.opposite })
+                }
+                let drawnMass = candidates.reduce(0) { $0 + $1.mass }
+                let chosen = selector(for: t).choose(candidates, uncoveredMass: max(0, 1 - drawnMass))
+                probed = Set(chosen.flatMap { layout.clusters[drawable[$0]].ids })
+                phase = probed.contains { check.shown[$0] == colour.opposite } ? .resetting : .probing
+            }
+            checks[t]?.begin(CheckRound(colour: colours[t] ?? config.primeColour, phase: phase,
+                                        probed: probed, drawn: drawnIDs, plannedAt: time))
+        }
+        guard let round = checks[t]?.currentRound else { return [] }
+        var out: [Patch] = []
+        var drawnNow: [Int: LightColour] = [:]
+        for cluster in layout.clusters where cluster.ids.contains(where: round.drawn.contains) {
+            let isProbe = cluster.ids.contains(where: round.probed.contains)
+            let purpose: Patch.Purpose = stationary ? .stationary : (isProbe ? .probe : .decoy)
+            let colour = isProbe ? round.probeColour : round.colour
+            out.append(Patch(id: patchID(t, key: cluster.ids[0]), tangible: t, center: cluster.center, radius: layout.radius,
+                             colour: colour, purpose: purpose))
+            for id in cluster.ids { drawnNow[id] = colour }
+        }
+        checks[t]?.shown = drawnNow
+        return out
+    }
+
+    private mutating func startCalibrationRound(_ t: TangibleID, at time: Seconds) {
+        guard let search = searches[t], search.round == nil, search.isUsable else { return }
+        let colour = colours[t]
+        let probe = colour == nil ? nil
+            : search.nextProbe(selector: selector(for: t), settings: config.calibration, blur: config.calibration.edgeBlur)
+        let phase: CheckRound.Phase = colour == nil ? .priming : (search.rounds > 0 && !search.lastRoundAnswered ? .resetting : .probing)
+        searches[t]?.begin(CheckRound(colour: colour ?? config.primeColour, phase: phase,
+                                      probed: [], drawn: [], plannedAt: time), probe: probe)
+    }
+
+    /// A disc over the whole footprint in the reported colour, the probe painted over it.
+    private mutating func calibrationPatches(_ t: TangibleID) -> [Patch] {
+        guard let search = searches[t], let round = search.round else { return [] }
+        if search.patchIDs == nil { searches[t]?.patchIDs = (nextPatchID, nextPatchID + 1); nextPatchID += 2 }
+        let ids = searches[t]!.patchIDs!
+        let pose = search.request.pose
+        var out = [Patch(id: ids.0, tangible: t, center: pose.position, radius: CalibrationSearch.extent(of: search.request.footprint),
+                         colour: round.colour, purpose: .calibration)]
+        if let p = search.probe, round.phase == .probing {
+            out.append(Patch(id: ids.1, tangible: t, center: pose.apply(p.center), radius: p.radius,
+                             colour: round.probeColour, purpose: .calibration))
+        }
+        return out
+    }
+}

@@ -1,0 +1,159 @@
+// The state machine of one verification need (identify or stationary) of one tangible.
+import MTKTangibles
+
+/// Runs rounds for one need until the posterior decides it. States and events are in
+/// docs/lightcheck.md ("Check state machine"). Inputs come from ``LightCheckScheduler`` in
+/// this order each frame: presented reports, flips, then the clock tick (deadlines).
+struct VerificationCheck: Sendable {
+    enum State: Hashable, Sendable {
+        /// Nothing shown; the next plan starts a round (or holds, see `HoldReason`).
+        case idle
+        case showing(CheckRound)
+        /// Nothing shown, for a reason.
+        case holding(HoldReason)
+    }
+
+    enum HoldReason: String, Hashable, Sendable {
+        case movingTooFast, nothingDrawable, stationaryInterval, sensorBusy
+    }
+
+    /// What a flip meant.
+    enum FlipVerdict: Hashable, Sendable {
+        /// An answer inside a round's window; latency is set when the presentation was reported.
+        case answer(latency: Seconds?)
+        /// No round could have caused it (nothing showing, too early).
+        case spontaneous
+        /// The sensor's state became known during a priming round.
+        case primed
+    }
+
+    let tangible: TangibleID
+    let request: UInt64
+    let kind: VerificationNeed.Kind
+    let startedAt: Seconds
+    private(set) var need: VerificationNeed
+    private(set) var belief: CandidateBelief
+    private(set) var state: State = .idle
+    private(set) var rounds = 0
+    private(set) var voidedRounds = 0
+    /// Stable patch id per hypothesis id, so a candidate keeps its patch across rounds.
+    var patchIDs: [Int: Int] = [:]
+    /// Whether the last tick had to assume the presentation (no report came in time).
+    private(set) var lastTickAssumedPresentation = false
+    /// The colour last drawn at each hypothesis's candidate (absent: nothing drawn there).
+    var shown: [Int: LightColour] = [:]
+
+    init(need: VerificationNeed, at time: Seconds, config: LightCheckConfig) {
+        tangible = need.tangible; request = need.request; kind = need.kind
+        startedAt = time
+        self.need = need
+        let prior = need.kind == .stationary ? config.stationaryPriorMoved : config.priorNoneCorrect
+        belief = CandidateBelief(ids: need.hypotheses.map(\.id), priorNone: prior)
+    }
+
+    /// The engine's latest view of the need (positions move, hypotheses come and go).
+    mutating func update(_ newNeed: VerificationNeed) {
+        need = newNeed
+        belief.sync(to: newNeed.hypotheses.map(\.id))
+    }
+
+    var currentRound: CheckRound? {
+        if case .showing(let r) = state { return r }
+        return nil
+    }
+
+    mutating func presented(_ report: PresentedOverlay) {
+        guard case .showing(var r) = state else { return }
+        r.presented(report)
+        state = .showing(r)
+    }
+
+    /// A flip of the sensor in the frame at `time`.
+    mutating func flip(at time: Seconds, config: LightCheckConfig) -> FlipVerdict {
+        guard case .showing(let r) = state else { return .spontaneous }
+        state = .idle
+        switch r.meaning(ofFlipAt: time, config: config) {
+        case .primed:
+            return .primed
+        case .unexplained:
+            // The sensor changed on its own: the round's evidence is void; the next round
+            // uses the new colour.
+            voidedRounds += 1
+            return .spontaneous
+        case .answer(let window, let latency):
+            belief.update(flipped: true, likelihood: .make(window: window, config: config), role: r.role(of:))
+            rounds += 1
+            // Learn the latency only from flips that look like answers (most of the posterior
+            // now under the probes), so a rare spontaneous flip does not teach a short deadline.
+            let plausible = r.probed.reduce(0) { $0 + belief.weight(of: $1) } >= 0.5
+            return .answer(latency: plausible ? latency : nil)
+        }
+    }
+
+    /// The clock. Returns true when a priming round ended without a flip (the prime colour
+    /// is then assumed).
+    mutating func tick(at time: Seconds, deadline: Seconds, presentationDelay: Seconds, config: LightCheckConfig) -> Bool {
+        lastTickAssumedPresentation = false
+        guard case .showing(var r) = state else { return false }
+        let wasAssumed = r.presentationAssumed
+        let result = r.tick(at: time, deadline: deadline, presentationDelay: presentationDelay, config: config)
+        lastTickAssumedPresentation = r.presentationAssumed && !wasAssumed
+        state = .showing(r)
+        switch result {
+        case .running:
+            return false
+        case .primedSilently:
+            state = .idle
+            return true
+        case .silent(let window):
+            state = .idle
+            belief.update(flipped: false, likelihood: .make(window: window, config: config), role: r.role(of:))
+            rounds += 1
+            return false
+        }
+    }
+
+    /// Ends the current round without evidence (the tangible started moving, the sensor is
+    /// needed elsewhere).
+    mutating func hold(_ reason: HoldReason) {
+        if case .showing(let r) = state, r.phase == .probing { voidedRounds += 1 }
+        state = .holding(reason)
+    }
+
+    mutating func begin(_ round: CheckRound) { state = .showing(round) }
+
+    /// The overlay that first carries this round; `onScreenSince` when that overlay was
+    /// already reported presented (the round's patches did not change the picture).
+    mutating func setFirstOverlay(_ id: UInt64, onScreenSince: Seconds?) {
+        guard case .showing(var r) = state, r.firstOverlayID == nil else { return }
+        r.firstOverlayID = id
+        if let t = onScreenSince { r.presentedAt = max(t, r.plannedAt) }
+        state = .showing(r)
+    }
+
+    /// The outcome, once the evidence (or the budget) decides it.
+    func decision(at time: Seconds, config: LightCheckConfig) -> VerificationOutcome.Result? {
+        let stationary = kind == .stationary
+        let confirmAt = stationary ? config.stationaryConfirmPosterior : config.confirmPosterior
+        let rejectAt = stationary ? config.stationaryRejectPosterior : config.rejectPosterior
+        let hypotheses = need.hypotheses.filter { $0.sensorPosition.isFinite }
+        if hypotheses.isEmpty { return .inconclusive }
+        if case .holding(.nothingDrawable) = state, config.footprintPolicy == .strict { return .inconclusive }
+        // Candidates closer than two minimum patches cannot be told apart: their mass counts
+        // together, and if it wins the answer is inconclusive rather than a guess.
+        let layout = CandidateLayout(hypotheses: hypotheses, footprint: need.footprint, shift: .zero,
+                                     baseRadius: config.patchRadius, config: config)
+        for cluster in layout.clusters {
+            let mass = cluster.ids.reduce(0) { $0 + belief.weight(of: $1) }
+            if mass >= confirmAt {
+                return cluster.ids.count == 1 ? .confirmed(hypothesis: cluster.ids[0]) : .inconclusive
+            }
+        }
+        if belief.none >= rejectAt { return .rejected }
+        if rounds >= config.maxRounds || voidedRounds >= config.maxVoidedRounds
+            || time - startedAt >= config.maxCheckDuration {
+            return .inconclusive
+        }
+        return nil
+    }
+}

@@ -1,0 +1,62 @@
+// The per-frame pipeline shared by `serve` and `demo`: frame → engine → scheduler → outputs.
+import Logging
+import MTKTangibles
+
+/// Runs one step per frame: the core (engine + light-check scheduler), then metrics, state
+/// change logs and every output. Not thread-safe by itself: `serve` and `demo` keep it in a
+/// `Mutex` so the frame clock and the control API take turns.
+final class Pipeline {
+    private(set) var core: EngineCore
+    private let outputs: [any FrameOutput]
+    private let metrics: ServiceMetrics
+    private let logger: Logger
+    private(set) var lastResult: FrameResult?
+    private var lastStates: [TangibleID: TangibleSnapshot] = [:]
+    /// Called for each tangible whose state or provenance changed (D-Bus signal).
+    var onStateChange: ((TangibleSnapshot) -> Void)?
+
+    init(core: EngineCore, outputs: [any FrameOutput], metrics: ServiceMetrics, logger: Logger) {
+        self.core = core; self.outputs = outputs; self.metrics = metrics; self.logger = logger
+    }
+
+    func setDefinitions(_ definitions: [TangibleDefinition]) { core.setDefinitions(definitions) }
+    func withCore<T>(_ body: (inout EngineCore) throws -> T) rethrows -> T { try body(&core) }
+
+    /// Runs one frame; `clock` measures the step time.
+    @discardableResult
+    func process(_ frame: Frame, clock: () -> Seconds = MonotonicClock.now) -> FrameResult {
+        let started = clock()
+        let result = core.step(frame)
+        metrics.stepTime.recordNanoseconds(Int64((clock() - started) * 1e9))
+        metrics.frames.increment()
+        let notifications = frame.sensorEvents.filter { $0.kind != .link }.count
+        if notifications > 0 { metrics.notifications.increment(by: notifications) }
+        for o in result.outcomes {
+            switch o.result {
+            case .confirmed: metrics.checksConfirmed.increment()
+            case .rejected: metrics.checksRejected.increment()
+            case .inconclusive: metrics.checksInconclusive.increment()
+            }
+        }
+        if !result.recognitions.isEmpty { metrics.recognitions.increment(by: result.recognitions.count) }
+        // Transitions are logged with the engine's reason (journald fields TANGIBLE, STATE, REASON).
+        let names = Dictionary(result.snapshot.tangibles.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        for e in core.lastOutput?.events ?? [] {
+            guard case .transition(let from, let to, let reason) = e.event else { continue }
+            let name = names[e.tangible] ?? "\(e.tangible)"
+            logger.info("\(name): \(from.rawValue) → \(to.rawValue) (\(reason))", metadata: [
+                "tangible": "\(name)", "tangible_id": "\(e.tangible)", "state": "\(to.rawValue)",
+                "previous_state": "\(from.rawValue)", "reason": "\(reason)", "frame": "\(e.frame)",
+            ])
+        }
+        for t in result.snapshot.tangibles {
+            let old = lastStates[t.id]
+            guard old?.state != t.state || old?.provenance != t.provenance else { continue }
+            lastStates[t.id] = t
+            onStateChange?(t)
+        }
+        for output in outputs { output.publish(result) }
+        lastResult = result
+        return result
+    }
+}

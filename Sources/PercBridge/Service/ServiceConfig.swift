@@ -1,0 +1,97 @@
+// The service's settings, as read from the TOML config file (docs/configuration.md).
+
+/// Everything `percbridge serve` (and `demo`) can be told by the config file. The defaults
+/// are those of an empty file; docs/percbridge.example.toml spells each one out.
+struct ServiceConfig: Hashable, Sendable {
+    struct Surface: Hashable, Sendable {
+        var name = "surface"
+        var widthMM = 1018.0
+        var heightMM = 573.0
+    }
+
+    struct Clock: Hashable, Sendable {
+        var rateHz = 120.0
+        /// When an app reports presented overlays, cut frames at those times instead of the timer.
+        var followPresented = true
+    }
+
+    struct Input: Hashable, Sendable {
+        enum Kind: String, Hashable, Sendable, CaseIterable {
+            case evdev, tuio, jsonTCP = "json-tcp", recording
+        }
+        var kind: Kind
+        /// evdev: device node or `auto` (every touchscreen); recording: the file.
+        var path: String?
+        /// tuio, json-tcp: where to listen.
+        var listen: HostPort?
+    }
+
+    struct TUIO: Hashable, Sendable {
+        enum Versions: String, Hashable, Sendable, CaseIterable {
+            case v11 = "1.1", v20 = "2.0", both
+            var sends11: Bool { self != .v20 }
+            var sends20: Bool { self != .v11 }
+        }
+        var enabled = true
+        var targets = [HostPort(host: "127.0.0.1", port: 3333)]
+        var versions = Versions.both
+        /// The `source` name sent in TUIO 1.1 and in TUIO 2.0 `frm`; empty means `percbridge@<hostname>`.
+        var source = ""
+        var maxDatagramBytes = 1400
+    }
+
+    struct HTTP: Hashable, Sendable {
+        var enabled = true
+        var bind = HostPort(host: "127.0.0.1", port: 8080)
+        /// Required for non-loopback binds; clients send it as `?token=` or `Authorization: Bearer`.
+        var token = ""
+        var maxMessageBytes = 65536
+        var acceptContacts = true
+    }
+
+    struct Control: Hashable, Sendable {
+        var enabled = true
+        /// `system`, `session`, or a D-Bus address (`unix:path=...`).
+        var bus = "system"
+    }
+
+    struct Bluetooth: Hashable, Sendable {
+        var enabled = true
+        var adapter = "hci0"
+    }
+
+    struct Recognition: Hashable, Sendable {
+        /// Window around a field-on notification in which new traces are preferred (thesis: 200 ms).
+        var timeWindowMS = 200.0
+        /// How far a marker may be from its defined position and still fit (mm).
+        var markerToleranceMM = 3.0
+        /// Learn each tangible's jitter and widen or narrow its tolerance (1.5 to 6 mm).
+        var adaptTolerance = true
+    }
+
+    struct LightChecks: Hashable, Sendable {
+        var enabled = true
+        var patchRadiusMM = 4.0
+        /// A check that has not decided by then ends inconclusive.
+        var maxCheckDurationMS = 4000.0
+        /// Faster tangibles are not checked (mm/s); slower moving ones with predicted positions.
+        var maxCheckSpeedMMPerS = 120.0
+        var stationaryIntervalMS = 2000.0
+        var maxFailedStationary = 3
+    }
+
+    struct Registry: Hashable, Sendable {
+        var path = "/var/lib/percbridge/tangibles.json"
+    }
+
+    var surface = Surface()
+    var clock = Clock()
+    var inputs: [Input] = []
+    var tuio = TUIO()
+    var http = HTTP()
+    var control = Control()
+    var bluetooth = Bluetooth()
+    var recognition = Recognition()
+    var lightChecks = LightChecks()
+    var registry = Registry()
+}

@@ -1,0 +1,52 @@
+// The service's Prometheus metrics (served at /metrics), recorded through swift-metrics.
+import CoreMetrics
+import Foundation
+import Prometheus
+
+/// One registry per service instance (not the process-global metrics system, so tests can
+/// run several services in one process). Names follow Prometheus conventions.
+final class ServiceMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    let frames: CoreMetrics.Counter
+    let stepTime: CoreMetrics.Timer
+    let links: CoreMetrics.Gauge
+    let notifications: CoreMetrics.Counter
+    let lostNotifications: CoreMetrics.Counter
+    let checksConfirmed: CoreMetrics.Counter
+    let checksRejected: CoreMetrics.Counter
+    let checksInconclusive: CoreMetrics.Counter
+    let recognitions: CoreMetrics.Counter
+    let appClients: CoreMetrics.Gauge
+    let appFramesDropped: CoreMetrics.Counter
+    let tuioPackets: CoreMetrics.Counter
+    let inputErrors: CoreMetrics.Counter
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets["percbridge_step_seconds"] = [
+            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+            .milliseconds(1), .milliseconds(2), .milliseconds(4), .milliseconds(8), .milliseconds(16),
+        ]
+        frames = Counter(label: "percbridge_frames_total", factory: factory)
+        stepTime = Timer(label: "percbridge_step_seconds", factory: factory)
+        links = Gauge(label: "percbridge_links_connected", factory: factory)
+        notifications = Counter(label: "percbridge_notifications_total", factory: factory)
+        lostNotifications = Counter(label: "percbridge_notifications_lost_total", factory: factory)
+        checksConfirmed = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "confirmed")], factory: factory)
+        checksRejected = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "rejected")], factory: factory)
+        checksInconclusive = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "inconclusive")], factory: factory)
+        recognitions = Counter(label: "percbridge_recognitions_total", factory: factory)
+        appClients = Gauge(label: "percbridge_app_clients", factory: factory)
+        appFramesDropped = Counter(label: "percbridge_app_frames_dropped_total", factory: factory)
+        tuioPackets = Counter(label: "percbridge_tuio_packets_total", factory: factory)
+        inputErrors = Counter(label: "percbridge_input_errors_total", factory: factory)
+        // Start every series at 0 so dashboards see them before the first event.
+        for c in [frames, notifications, lostNotifications, checksConfirmed, checksRejected, checksInconclusive,
+                  recognitions, appFramesDropped, tuioPackets, inputErrors] { c.increment(by: 0) }
+        links.record(0)
+        appClients.record(0)
+    }
+
+    /// The Prometheus text exposition format.
+    func exposition() -> String { registry.emitToString() }
+}

@@ -1,0 +1,136 @@
+// The JSON shapes of the WebSocket app protocol v1 (docs/app-protocol.md is the reference).
+import MTKTangibles
+
+/// Wire types of the app protocol. Service → app messages are `Encodable` structs; app →
+/// service messages are decoded by `AppInbound`. Field names are snake_case on the wire.
+enum AppWire {
+    static let version = 1
+
+    struct SurfaceInfo: Codable, Hashable, Sendable {
+        var name: String
+        var width_mm: Double
+        var height_mm: Double
+    }
+
+    struct TangibleInfo: Codable, Hashable, Sendable {
+        var id: Int
+        var name: String
+        var kind: String
+        /// Marker positions in the tangible's own frame (mm), `[[x, y], ...]`.
+        var markers: [[Double]]
+        var footprint_radius_mm: Double?
+        var light_sensor: [Double]?
+        var address: String?
+        var profile: String?
+    }
+
+    struct Hello: Encodable {
+        var type = "hello"
+        var `protocol` = AppWire.version
+        var service: String
+        var surface: SurfaceInfo
+        var tangibles: [TangibleInfo]
+        var frame_rate_hz: Double
+        var time: Double
+        var accepts: [String]
+    }
+
+    struct PoseJSON: Codable, Hashable, Sendable {
+        var x: Double
+        var y: Double
+        var angle: Double
+    }
+
+    struct TangibleJSON: Encodable {
+        var id: Int
+        var name: String
+        var state: String
+        var pose: PoseJSON?
+        var provenance: String?
+        var session: Int64?
+        var velocity: [Double]
+        var sensors: Sensors
+        struct Sensors: Encodable { var field: Int?; var light: Int?; var battery: Int? }
+    }
+
+    struct PointerJSON: Encodable {
+        var id: Int64
+        var x: Double
+        var y: Double
+        var velocity: [Double]
+        var origin: String
+    }
+
+    struct FrameMessage: Encodable {
+        var type = "frame"
+        var frame: UInt64
+        var time: Double
+        var tangibles: [TangibleJSON]
+        var pointers: [PointerJSON]
+    }
+
+    struct PatchJSON: Encodable {
+        var id: Int
+        var tangible: Int
+        var x: Double
+        var y: Double
+        var radius: Double
+        var colour: String
+        var purpose: String
+    }
+
+    struct OverlayMessage: Encodable {
+        var type = "overlay"
+        var overlay: UInt64
+        var frame: UInt64
+        var patches: [PatchJSON]
+    }
+
+    struct ErrorMessage: Encodable {
+        var type = "error"
+        var code: String
+        var message: String
+        var in_reply_to: String?
+    }
+
+    struct Pong: Encodable {
+        var type = "pong"
+        var id: Int64?
+        var app_time: Double?
+        var time: Double
+    }
+}
+
+extension AppWire.TangibleInfo {
+    init(_ d: TangibleDefinition) {
+        var radius: Double?
+        if case .circle(let r) = d.footprint { radius = r }
+        self.init(id: d.id, name: d.name, kind: d.kind.rawValue, markers: d.markers.map { [$0.x, $0.y] },
+                  footprint_radius_mm: radius, light_sensor: d.lightSensorOffset.map { [$0.x, $0.y] },
+                  address: d.address, profile: d.profile?.rawValue)
+    }
+}
+
+extension AppWire.FrameMessage {
+    init(_ s: SurfaceSnapshot) {
+        self.init(frame: s.frame, time: s.time, tangibles: s.tangibles.map { t in
+            AppWire.TangibleJSON(id: t.id, name: t.name, state: t.state.rawValue,
+                                 pose: t.pose.map { AppWire.PoseJSON(x: $0.position.x, y: $0.position.y, angle: $0.angle) },
+                                 provenance: t.provenance?.rawValue, session: t.session,
+                                 velocity: [t.velocity.x, t.velocity.y],
+                                 sensors: .init(field: t.field, light: t.light, battery: t.battery))
+        }, pointers: s.pointers.map {
+            AppWire.PointerJSON(id: $0.id, x: $0.position.x, y: $0.position.y,
+                                velocity: [$0.velocity.x, $0.velocity.y], origin: $0.origin)
+        })
+    }
+}
+
+extension AppWire.OverlayMessage {
+    init(_ o: Overlay, frame: UInt64) {
+        self.init(overlay: o.id, frame: frame, patches: o.patches.map {
+            AppWire.PatchJSON(id: $0.id, tangible: $0.tangible, x: $0.center.x, y: $0.center.y,
+                              radius: $0.radius, colour: $0.colour.rawValue, purpose: $0.purpose.rawValue)
+        })
+    }
+}

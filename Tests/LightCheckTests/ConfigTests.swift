@@ -1,0 +1,41 @@
+// The config decodes from partial JSON with defaults, and names a bad setting.
+import Foundation
+import Testing
+@testable import LightCheck
+
+@Suite struct ConfigTests {
+    func decode(_ json: String) throws -> LightCheckConfig {
+        try JSONDecoder().decode(LightCheckConfig.self, from: Data(json.utf8))
+    }
+
+    @Test func emptyJSONGivesTheDefaults() throws {
+        #expect(try decode("{}") == LightCheckConfig())
+    }
+
+    @Test func namedKeysOverrideOnlyThemselves() throws {
+        let c = try decode(#"{"patchRadius": 3, "footprintPolicy": "strict", "latency": {"priorDeadline": 0.2}}"#)
+        #expect(c.patchRadius == 3)
+        #expect(c.footprintPolicy == .strict)
+        #expect(c.latency.priorDeadline == 0.2)
+        #expect(c.latency.window == LatencyModel.Settings().window)
+        #expect(c.missProbability == LightCheckConfig().missProbability)
+    }
+
+    @Test func roundTrips() throws {
+        var c = LightCheckConfig()
+        c.movingStrategy = .wait
+        c.calibration.tolerance = 2
+        let back = try JSONDecoder().decode(LightCheckConfig.self, from: JSONEncoder().encode(c))
+        #expect(back == c)
+    }
+
+    @Test func outOfRangeSettingsAreNamed() {
+        #expect(throws: DecodingError.self) { try decode(#"{"missProbability": 2}"#) }
+        var c = LightCheckConfig()
+        c.missProbability = 2
+        #expect(c.validationProblem?.contains("missProbability") == true)
+        c = LightCheckConfig()
+        c.latency.minDeadline = 1
+        #expect(c.validationProblem?.contains("latency.minDeadline") == true)
+    }
+}
