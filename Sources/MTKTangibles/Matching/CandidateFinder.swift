@@ -14,20 +14,22 @@ struct CandidateFinder {
         let minSide = max(0, pattern.shortestSide - 2 * tolerance)
         var out: [Candidate] = []
         var nb: [Int] = []
-        for a in scene.ids.indices where !scene.blocked[a] {
+        // Locals, not `scene.…` inside the closures: no exclusivity checks in the hot loop.
+        let positions = scene.positions, blocked = scene.blocked, originIndex = scene.originIndex, grid = scene.grid
+        for a in positions.indices where !blocked[a] {
             nb.removeAll(keepingCapacity: true)
-            let pa = scene.positions[a], oa = scene.originIndex[a]
-            scene.grid.forEachNeighbour(of: pa, radius: reach) { i in
-                if i > a, !scene.blocked[i], scene.originIndex[i] == oa, scene.positions[i].distance(to: pa) >= minSide { nb.append(i) }
+            let pa = positions[a], oa = originIndex[a]
+            grid.forEachNeighbour(of: pa, radius: reach) { i in
+                if i > a, !blocked[i], originIndex[i] == oa, positions[i].distance(to: pa) >= minSide { nb.append(i) }
             }
             guard nb.count >= 2 else { continue }
             for x in 0..<(nb.count - 1) {
                 for y in (x + 1)..<nb.count {
                     let b = nb[x], c = nb[y]
-                    let dbc = scene.positions[b].distance(to: scene.positions[c])
+                    let dbc = positions[b].distance(to: positions[c])
                     guard dbc <= reach, dbc >= minSide else { continue }
                     let idx = [a, b, c]
-                    guard let f = pattern.fit([pa, scene.positions[b], scene.positions[c]], tolerance: tolerance) else { continue }
+                    guard let f = pattern.fit([pa, positions[b], positions[c]], tolerance: tolerance) else { continue }
                     let traces: [TraceID?] = f.assignment.map { scene.ids[idx[$0]] }
                     guard let history = fittedHistory(pattern, traces.map { $0! }, tolerance: tolerance, table: table) else { continue }
                     out.append(candidate(traces, idx: idx, pose: f.pose, residual: f.residual, history: history, scene: &scene, table: table))
@@ -41,17 +43,20 @@ struct CandidateFinder {
         let reach = pattern.longestSide + tolerance
         var out: [Candidate] = []
         var nb: [Int] = []
-        for a in scene.ids.indices where !scene.blocked[a] {
-            let pa = scene.positions[a], oa = scene.originIndex[a]
+        let positions = scene.positions, blocked = scene.blocked, originIndex = scene.originIndex, grid = scene.grid
+        let ids = scene.ids
+        let minSide = max(0, pattern.shortestSide - tolerance)
+        for a in positions.indices where !blocked[a] {
+            let pa = positions[a], oa = originIndex[a]
             nb.removeAll(keepingCapacity: true)
-            scene.grid.forEachNeighbour(of: pa, radius: reach) { i in
-                if i > a, !scene.blocked[i], scene.originIndex[i] == oa { nb.append(i) }
+            grid.forEachNeighbour(of: pa, radius: reach) { i in
+                if i > a, !blocked[i], originIndex[i] == oa, positions[i].distance(to: pa) >= minSide { nb.append(i) }
             }
             for b in nb {
-                for (markers, pose) in pattern.tuplePoses(pa, scene.positions[b], tolerance: tolerance) {
+                for (markers, pose) in pattern.tuplePoses(pa, positions[b], tolerance: tolerance) {
                     var traces: [TraceID?] = [nil, nil, nil]
-                    traces[markers.0] = scene.ids[a]; traces[markers.1] = scene.ids[b]
-                    let err = abs(pa.distance(to: scene.positions[b]) - pattern.side(markers.0, markers.1))
+                    traces[markers.0] = ids[a]; traces[markers.1] = ids[b]
+                    let err = abs(pa.distance(to: positions[b]) - pattern.side(markers.0, markers.1))
                     out.append(candidate(traces, idx: [a, b], pose: pose, residual: err, history: 0, scene: &scene, table: table))
                 }
             }

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import Histogram
+import LightCheck
 import MTKTangibles
 
 /// Plays `PlacementGenerator` cases (full HARDWARE-MODEL.md misbehaviour, distractor fingers,
@@ -18,8 +19,9 @@ struct AccuracyBench: ParsableCommand {
         finger triple in its pattern inside its time window, sometimes with a second PERC set
         down just before; the hardware model is complete (onset spread, single touches,
         scanline pairs, flicker, ghosts, BLE latency, light misses and spontaneous flips).
-        Light checks are answered by the simulated light sensor through a sequential
-        one-candidate-at-a-time checker (the LightCheck scheduler is not in main yet).
+        Light checks are drawn by the LightCheck scheduler (default) or, with
+        --checker sequential, by a one-candidate-at-a-time checker as the thesis did, and
+        answered by the simulated light sensor.
 
         A case is wrong-trace when, after its time window, the PERC is reported tracked with
         a trace its markers did not make; correct when it ends tracked with only its own
@@ -29,6 +31,7 @@ struct AccuracyBench: ParsableCommand {
         Examples:
           swift build -c release && .build/release/percbridge bench accuracy
           percbridge bench accuracy --cases 2000 --seed 9
+          percbridge bench accuracy --checker sequential
         """
     )
 
@@ -37,6 +40,11 @@ struct AccuracyBench: ParsableCommand {
 
     @Option(help: "Seed of the placement generator.")
     var seed: UInt64 = 1
+
+    enum Checker: String, ExpressibleByArgument, CaseIterable { case lightcheck, sequential }
+
+    @Option(help: "Who draws the light checks: lightcheck (the LightCheck scheduler) or sequential.")
+    var checker: Checker = .lightcheck
 
     @Option(help: "Play only the case with this index and print PERC 1's events against the truth.")
     var show: Int?
@@ -74,7 +82,7 @@ struct AccuracyBench: ParsableCommand {
             if let r = recognisedAfter { _ = latency.record(UInt64(max(0, r) * 1_000_000)) }
         }
         func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
-        print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, sequential light checks in the simulator")
+        print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, light checks by \(checker.rawValue) in the simulator")
         print("correct      \(pct(counts["correct"] ?? 0))")
         print("wrong-trace  \(pct(counts["wrong"] ?? 0))   target < 0.1%")
         print("missed       \(pct(counts["missed"] ?? 0))   of them \(missedReduced) with fewer than three marker touches at placement")
@@ -89,7 +97,8 @@ struct AccuracyBench: ParsableCommand {
     private func play(_ c: PlacementGenerator.Case, log: Bool = false) -> (Verdict, Seconds?, Bool) {
         guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, false) }
         var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
-        var checker = SequentialLightChecker()
+        var sequential = SequentialLightChecker()
+        var scheduler = LightCheckScheduler()
         var outcomes: [VerificationOutcome] = []
         var wrong = false
         var recognisedAt: Seconds?
@@ -104,9 +113,16 @@ struct AccuracyBench: ParsableCommand {
         while !runner.isFinished {
             let frame = runner.nextFrame()
             let out = engine.step(frame, outcomes: outcomes)
-            let (o, overlay) = checker.step(frame, needs: out.needs)
-            outcomes = o
-            if let overlay { runner.present(overlay, at: frame.time) }
+            switch checker {
+            case .sequential:
+                let (o, overlay) = sequential.step(frame, needs: out.needs)
+                outcomes = o
+                if let overlay { runner.present(overlay, at: frame.time) }
+            case .lightcheck:
+                let plan = scheduler.plan(needs: out.needs, frame: frame)
+                outcomes = plan.outcomes
+                if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
+            }
             last = out
             if log {
                 for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }

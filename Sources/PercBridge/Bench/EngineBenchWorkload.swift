@@ -7,8 +7,10 @@ import MTKTangibles
 /// (1/3 s apart, so each is found by its own window guess) and then slide and turn slowly
 /// with marker jitter σ = 0.7 mm; the other quarter stay on the surface without touches, so
 /// they search (lightOnly) in every frame. The remaining traces are fingers that wander at
-/// 50 mm/s and are lifted and put down elsewhere at 1 % per frame. Checks are never
-/// answered: the searching PERCs keep searching, the worst case for the matcher.
+/// 50 mm/s and are lifted and put down elsewhere at 1 % per frame. Light checks are answered
+/// from the workload's truth (`markerOwner`) on the next frame, so placed PERCs are found
+/// even when fingers begin inside their windows; the searching quarter never is, so they
+/// search in every frame, the worst case for the matcher.
 struct EngineBenchWorkload {
     let definitions: [TangibleDefinition]
     /// Frames before `measuredFrom` are warm-up (placements); the rest are measured.
@@ -16,6 +18,8 @@ struct EngineBenchWorkload {
     let measuredFrom: Int
     let placed: Int
     let fingers: Int
+    /// Which PERC made a marker contact.
+    let markerOwner: [Int64: TangibleID]
 
     init(tangibles: Int, traces: Int, measured: Int, seed: UInt64) {
         var rng = SimRandom(seed: seed)
@@ -35,6 +39,7 @@ struct EngineBenchWorkload {
         var fingerVel: [Vec2] = (0..<fingers).map { _ in Vec2(50, 0).rotated(by: rng.uniform(0, 6.28)) }
         var nextContact: Int64 = 1
         var markerContacts: [[Int64]] = Array(repeating: [], count: placed)
+        var owner: [Int64: TangibleID] = [:]
         var fingerContact: [Int64] = (0..<fingers).map { _ in defer { nextContact += 1 }; return nextContact }
         let warmup = placed * 40 + 60
         var frames: [Frame] = []
@@ -54,6 +59,7 @@ struct EngineBenchWorkload {
                 if n == k * 40 {
                     f.sensorEvents.append(SensorEvent(tangible: k + 1, kind: .field, value: 1, arrival: t))
                     markerContacts[k] = (0..<3).map { _ in defer { nextContact += 1 }; return nextContact }
+                    for c in markerContacts[k] { owner[c] = k + 1 }
                 }
                 guard n >= k * 40 else { continue }
                 if n > k * 40 {
@@ -91,5 +97,6 @@ struct EngineBenchWorkload {
         }
         self.frames = frames
         measuredFrom = warmup
+        markerOwner = owner
     }
 }

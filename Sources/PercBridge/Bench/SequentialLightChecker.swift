@@ -9,7 +9,7 @@ import MTKTangibles
 /// answer to an earlier probe rarely repeats); two changes confirm the candidate, otherwise
 /// the next one is tried; none → rejected. Between checks the patches go and the sensor is
 /// left `settle` to follow the display back. Stands in for the LightCheck scheduler until
-/// that lands in main.
+/// that lands in main (`bench accuracy --checker sequential` still uses it as the thesis baseline).
 struct SequentialLightChecker {
     var wait: Seconds = 0.3
     var settle: Seconds = 0.2
