@@ -17,6 +17,7 @@ bluetoothd vanish and return. See README.md beside this file.
 
 import argparse
 import os
+import signal
 import socket
 import sys
 import time
@@ -84,6 +85,9 @@ PROFILES = {
         (0x0020, BATTERY_SERVICE, [(0x0021, BATTERY_LEVEL, ["read", "notify"], "battery")]),
     ]),
 }
+
+
+NO_STRINGS = dbus.Array([], signature="s")
 
 
 def monotonic_us():
@@ -393,16 +397,21 @@ class GattCharacteristic(mockobject.DBusMockObject):
         raise err("org.bluez.Error.NotSupported", "Operation is not supported")
 
     def notify(self, data):
-        """Sends one notification; returns False when nobody listens or the socket is full."""
-        self.props[CHAR_IFACE]["Value"] = dbus.Array(data, signature="y")
+        """Sends one notification; returns False when nobody listens or the socket is full.
+
+        Sends first and bookkeeps after: the device time inside `data` was stamped just
+        before, and everything between stamp and send counts as latency."""
         if self.notify_sock is not None:
             try:
                 self.notify_sock.send(data)
                 return True
-            except (BlockingIOError, OSError):
+            except OSError:
                 return False
-        if self.device.start_sessions.get(self.path):
-            self.emulator.props_changed(self.path, CHAR_IFACE, {"Value": dbus.Array(data, signature="y")})
+        if self.device.start_sessions.get(self.path) and self.emulator.present:
+            msg = dbus.lowlevel.SignalMessage(self.path, PROPS_IFACE, "PropertiesChanged")
+            msg.append(CHAR_IFACE, {"Value": dbus.ByteArray(data)}, NO_STRINGS, signature="sa{sv}as")
+            self.emulator.conn.send_message(msg)
+            self.props[CHAR_IFACE]["Value"] = dbus.Array(data, signature="y")
             return True
         return False
 
@@ -898,6 +907,10 @@ def main():
                     help="ADDRESS,NAME,PROFILE[,RSSI] on the first adapter (repeatable)")
     ap.add_argument("--log", default=os.devnull, help="dbusmock call log file")
     args = ap.parse_args()
+    # A parent may have spawned us with signals blocked (Swift's Process does): unblock them
+    # so that SIGTERM ends us.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     if args.bus == "system":

@@ -269,7 +269,9 @@ public struct SimWorld: Sendable {
         return pose.apply(offset)
     }
 
+    /// Whether the tangible is on the surface now (placed and not lifted).
     public func isOnSurface(_ id: TangibleID) -> Bool { index[id].map { bodies[$0].onSurface } ?? false }
+    /// Whether the PERC's BLE link is up now (in range).
     public func isLinked(_ id: TangibleID) -> Bool { index[id].map { bodies[$0].linkUp } ?? false }
     /// The light state the PERC's sensor holds now (what it last reported, or would report).
     public func sensedLight(of id: TangibleID) -> LightColour? { index[id].map { bodies[$0].sensed } }

@@ -4,4 +4,7 @@ import ArgumentParser
 let benchSubcommands: [any ParsableCommand.Type] = [
     LightCheckBench.self,
     DBusSignalBench.self,
+    EngineBench.self,
+    AccuracyBench.self,
+    InputBench.self,
 ]

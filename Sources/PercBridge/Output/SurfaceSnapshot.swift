@@ -18,16 +18,12 @@ struct SurfaceSnapshot: Hashable, Sendable {
 
 /// One known tangible as of a frame. `pose` is nil unless the state has one.
 struct TangibleSnapshot: Hashable, Sendable {
-    /// PERC states of DESIGN.md; PUCs use `onSurface`/`tracked` only.
-    enum State: String, Hashable, Sendable, CaseIterable {
-        case notInRange, inRange, onSurface, tracked, resting
-        /// Whether apps should show it on the surface (TUIO alive).
-        var hasPose: Bool { self == .tracked || self == .resting }
-    }
-    enum Provenance: String, Hashable, Sendable, CaseIterable { case guessed, confirmed, kept }
+    /// The engine's state names: PERCs notInRange…resting, PUCs notRecognized/recognized.
+    typealias State = TangibleStateName
 
     var id: TangibleID
     var name: String
+    var kind: TangibleDefinition.Kind = .perc
     var state: State
     var pose: Pose?
     var provenance: Provenance?
@@ -35,6 +31,8 @@ struct TangibleSnapshot: Hashable, Sendable {
     var session: Int64?
     /// Surface velocity (mm/s), zero when unknown.
     var velocity: Vec2 = .zero
+    /// Whether apps should show it on the surface (TUIO alive): it has a pose.
+    var isOnSurface: Bool { pose != nil }
     /// Last sensor values; nil when never reported.
     var field: Int?
     var light: Int?

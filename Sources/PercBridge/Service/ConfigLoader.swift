@@ -115,14 +115,15 @@ enum ConfigLoader {
             let r = reader(t, "recognition")
             config.recognition.timeWindowMS = r.double("time_window_ms", in: 10...2000, unit: "ms", default: config.recognition.timeWindowMS)
             config.recognition.markerToleranceMM = r.double("marker_tolerance_mm", in: 0.1...30, unit: "mm", default: config.recognition.markerToleranceMM)
-            config.recognition.stillSpeedMMPerS = r.double("still_speed_mm_per_s", in: 0...1000, unit: "mm/s", default: config.recognition.stillSpeedMMPerS)
+            config.recognition.adaptTolerance = r.bool("adapt_tolerance", default: config.recognition.adaptTolerance)
             issues += r.finish()
         }
         if let t = top.table("light_checks") {
             let r = reader(t, "light_checks")
             config.lightChecks.enabled = r.bool("enabled", default: config.lightChecks.enabled)
             config.lightChecks.patchRadiusMM = r.double("patch_radius_mm", in: 1...30, unit: "mm", default: config.lightChecks.patchRadiusMM)
-            config.lightChecks.responseTimeoutMS = r.double("response_timeout_ms", in: 20...5000, unit: "ms", default: config.lightChecks.responseTimeoutMS)
+            config.lightChecks.maxCheckDurationMS = r.double("max_check_duration_ms", in: 100...60000, unit: "ms", default: config.lightChecks.maxCheckDurationMS)
+            config.lightChecks.maxCheckSpeedMMPerS = r.double("max_check_speed_mm_per_s", in: 0...2000, unit: "mm/s", default: config.lightChecks.maxCheckSpeedMMPerS)
             config.lightChecks.stationaryIntervalMS = r.double("stationary_interval_ms", in: 100...60000, unit: "ms", default: config.lightChecks.stationaryIntervalMS)
             config.lightChecks.maxFailedStationary = r.int("max_failed_stationary", in: 1...20, unit: "checks", default: config.lightChecks.maxFailedStationary)
             issues += r.finish()

@@ -1,37 +1,35 @@
-// The per-frame pipeline shared by `serve` and `demo`: frame → core step → outputs, metrics.
+// The per-frame pipeline shared by `serve` and `demo`: frame → engine → scheduler → outputs.
 import Logging
 import MTKTangibles
 
-/// Owns the pure core and runs one step per frame: cuts the inbox at the frame time, steps
-/// the core (engine + scheduler), and hands the result to each output. Not thread-safe: one
-/// task (the frame clock's) drives it.
+/// Runs one step per frame: the core (engine + light-check scheduler), then metrics, state
+/// change logs and every output. Not thread-safe by itself: `serve` and `demo` keep it in a
+/// `Mutex` so the frame clock and the control API take turns.
 final class Pipeline {
-    let inbox: InputInbox
-    private(set) var core: any FrameCore
+    private(set) var core: EngineCore
     private let outputs: [any FrameOutput]
     private let metrics: ServiceMetrics
     private let logger: Logger
     private(set) var lastResult: FrameResult?
-    private var lastStates: [TangibleID: TangibleSnapshot.State] = [:]
-    /// Called with (tangible, old state, new state) on state changes only (D-Bus signal, logs).
-    var onStateChange: ((TangibleSnapshot, TangibleSnapshot.State?) -> Void)?
+    private var lastStates: [TangibleID: TangibleSnapshot] = [:]
+    /// Called for each tangible whose state or provenance changed (D-Bus signal).
+    var onStateChange: ((TangibleSnapshot) -> Void)?
 
-    init(core: any FrameCore, inbox: InputInbox, outputs: [any FrameOutput], metrics: ServiceMetrics, logger: Logger) {
-        self.core = core; self.inbox = inbox; self.outputs = outputs; self.metrics = metrics; self.logger = logger
+    init(core: EngineCore, outputs: [any FrameOutput], metrics: ServiceMetrics, logger: Logger) {
+        self.core = core; self.outputs = outputs; self.metrics = metrics; self.logger = logger
     }
 
     func setDefinitions(_ definitions: [TangibleDefinition]) { core.setDefinitions(definitions) }
+    func withCore<T>(_ body: (inout EngineCore) throws -> T) rethrows -> T { try body(&core) }
 
-    /// Runs one frame ending at `time`; `clock` measures the step time.
+    /// Runs one frame; `clock` measures the step time.
     @discardableResult
-    func step(at time: Seconds, clock: () -> Seconds = MonotonicClock.now) -> FrameResult {
-        let frame = inbox.cut(at: time)
+    func process(_ frame: Frame, clock: () -> Seconds = MonotonicClock.now) -> FrameResult {
         let started = clock()
         let result = core.step(frame)
         metrics.stepTime.recordNanoseconds(Int64((clock() - started) * 1e9))
         metrics.frames.increment()
-        var notifications = 0
-        for e in frame.sensorEvents where e.kind != .link { notifications += 1 }
+        let notifications = frame.sensorEvents.filter { $0.kind != .link }.count
         if notifications > 0 { metrics.notifications.increment(by: notifications) }
         for o in result.outcomes {
             switch o.result {
@@ -41,14 +39,21 @@ final class Pipeline {
             }
         }
         if !result.recognitions.isEmpty { metrics.recognitions.increment(by: result.recognitions.count) }
-        for t in result.snapshot.tangibles where lastStates[t.id] != t.state {
-            let old = lastStates[t.id]
-            lastStates[t.id] = t.state
-            logger.info("tangible state", metadata: [
-                "tangible": "\(t.name)", "id": "\(t.id)", "from": "\(old?.rawValue ?? "-")", "state": "\(t.state.rawValue)",
-                "provenance": "\(t.provenance?.rawValue ?? "-")",
+        // Transitions are logged with the engine's reason (journald fields TANGIBLE, STATE, REASON).
+        let names = Dictionary(result.snapshot.tangibles.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        for e in core.lastOutput?.events ?? [] {
+            guard case .transition(let from, let to, let reason) = e.event else { continue }
+            let name = names[e.tangible] ?? "\(e.tangible)"
+            logger.info("\(name): \(from.rawValue) → \(to.rawValue) (\(reason))", metadata: [
+                "tangible": "\(name)", "tangible_id": "\(e.tangible)", "state": "\(to.rawValue)",
+                "previous_state": "\(from.rawValue)", "reason": "\(reason)", "frame": "\(e.frame)",
             ])
-            onStateChange?(t, old)
+        }
+        for t in result.snapshot.tangibles {
+            let old = lastStates[t.id]
+            guard old?.state != t.state || old?.provenance != t.provenance else { continue }
+            lastStates[t.id] = t
+            onStateChange?(t)
         }
         for output in outputs { output.publish(result) }
         lastResult = result

@@ -65,15 +65,18 @@ struct ServiceConfig: Hashable, Sendable {
         var timeWindowMS = 200.0
         /// How far a marker may be from its defined position and still fit (mm).
         var markerToleranceMM = 3.0
-        /// Below this speed a tangible counts as still (mm/s).
-        var stillSpeedMMPerS = 20.0
+        /// Learn each tangible's jitter and widen or narrow its tolerance (1.5 to 6 mm).
+        var adaptTolerance = true
     }
 
     struct LightChecks: Hashable, Sendable {
         var enabled = true
         var patchRadiusMM = 4.0
-        var responseTimeoutMS = 300.0
-        var stationaryIntervalMS = 1000.0
+        /// A check that has not decided by then ends inconclusive.
+        var maxCheckDurationMS = 4000.0
+        /// Faster tangibles are not checked (mm/s); slower moving ones with predicted positions.
+        var maxCheckSpeedMMPerS = 120.0
+        var stationaryIntervalMS = 2000.0
         var maxFailedStationary = 3
     }
 

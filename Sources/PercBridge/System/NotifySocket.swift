@@ -53,12 +53,11 @@ final class NotifySocket: Sendable {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// CLOCK_MONOTONIC in microseconds, modulo 2^32 (what the emulator puts into device time).
-    static func monotonicMicroseconds32() -> UInt32 {
+    /// CLOCK_MONOTONIC in nanoseconds (for latency figures finer than `monotonicNow()`).
+    static func monotonicNanoseconds() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
-        let us = UInt64(ts.tv_sec) &* 1_000_000 &+ UInt64(ts.tv_nsec / 1000)
-        return UInt32(truncatingIfNeeded: us)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
     /// Starts reading `fd` (which this object now owns and will close).

@@ -6,7 +6,8 @@ import Synchronization
 /// Receives validated app messages (the pipeline implements it). Returns an error to send
 /// back to that app, or nil.
 protocol AppMessageSink: Sendable {
-    func appSent(_ message: AppInbound, from client: AppClient, at arrival: Seconds) -> AppProtocolError?
+    /// `raw` is the message as received (the contacts decoder keeps per-client state).
+    func appSent(_ message: AppInbound, raw: Data, from client: AppClient, at arrival: Seconds) -> AppProtocolError?
 }
 
 /// The WebSocket side of the service: encodes each frame once and offers it to every
@@ -111,11 +112,11 @@ final class AppHub: Sendable {
                 client.send(encode(AppWire.Pong(id: id, app_time: appTime, time: clock())))
             case .hello(let name, _, let draws):
                 client.identify(name: name, drawsOverlay: draws)
-                _ = sink.withLock { $0 }?.appSent(message, from: client, at: arrival)
+                _ = sink.withLock { $0 }?.appSent(message, raw: data, from: client, at: arrival)
             case .contacts where !context.acceptsContacts:
                 reject(AppProtocolError(code: .unavailable, message: "this service does not accept contacts (http.accept_contacts = false)", inReplyTo: "contacts"), to: client)
             default:
-                if let e = sink.withLock({ $0 })?.appSent(message, from: client, at: arrival) { reject(e, to: client) }
+                if let e = sink.withLock({ $0 })?.appSent(message, raw: data, from: client, at: arrival) { reject(e, to: client) }
             }
         }
     }

@@ -182,6 +182,48 @@ struct SimScenarioTests {
         }
     }
 
+    /// The example of docs/simulator.md.
+    static let documented = #"""
+{
+  "name": "my-scenario",
+  "description": "A PERC and a finger triple nearby",
+  "seed": 7,
+  "surface": [800, 500],
+  "background": "black",
+  "duration": 6,
+  "loop": false,
+  "hardware": { "lightMissProbability": 0.05, "flickerRate": 0 },
+  "tangibles": [
+    { "id": 1, "name": "PERC A" },
+    { "id": 2, "name": "PERC scalene", "markers": [[0, 0], [45, 0], [15, 25]],
+      "lightSensorOffset": [5, 0], "profile": "mtk-serial", "linked": true },
+    { "id": 3, "name": "PUC", "kind": "puc", "markers": [[0, 0], [52, 0], [12, 18]] }
+  ],
+  "steps": [
+    { "at": 0.5, "place": { "tangible": 1, "position": [300, 200], "angle": 30 } },
+    { "at": 0.6, "fingersTriple": { "fingers": [1, 2, 3], "like": 1, "position": [450, 200], "angle": 75 } },
+    { "at": 1.0, "place": { "tangible": 2, "position": [550, 300], "angle": 10, "touches": [0, 1] } },
+    { "at": 2.0, "move": { "tangible": 1, "to": [400, 260], "via": [[350, 150]], "turn": 90, "speed": 80 } },
+    { "at": 2.5, "touch": { "tangible": 2, "point": [0, 0], "duration": 1.5 } },
+    { "at": 3.0, "fingerUp": { "finger": 1 } },
+    { "at": 3.0, "hardware": { "flickerRate": 0.5 } },
+    { "at": 4.0, "linkLoss": { "tangible": 2 } },
+    { "at": 5.5, "lift": { "tangible": 1 } }
+  ]
+}
+"""#
+
+    @Test("the example scenario of docs/simulator.md decodes and runs")
+    func documentedExample() throws {
+        let s = try Scenario.decode(Data(Self.documented.utf8))
+        #expect(s.steps.count == 9)
+        var r = try ScenarioRunner(s)
+        let out = r.advance(to: s.duration)
+        #expect(out.sensorEvents.contains { $0.tangible == 2 && $0.kind == .link && $0.value == 0 && abs($0.arrival - 6) < 1e-9 })
+        #expect(r.world.truth.placements.count == 2)
+        #expect(out.contacts.filter { $0.phase == .begin }.count >= 8)
+    }
+
     // MARK: Errors
 
     static func error(_ json: String) -> ScenarioError? {

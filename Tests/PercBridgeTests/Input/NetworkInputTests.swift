@@ -44,7 +44,7 @@ final class Collected: Sendable {
         frame(2, [3], [])          # duplicate: dropped
         frame(3, [4], [])
         """
-        let r = try Helper.run(Helper.python, ["-c", script, "\(port)"])
+        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(port)"])
         #expect(r.status == 0, "\(r.stderr)")
         let u = try await got.wait(for: 4)
         #expect(u.map(\.phase) == [.begin, .begin, .move, .end])
@@ -73,13 +73,13 @@ final class Collected: Sendable {
         eeacdae7.b8667f90 /tuio/2Dcur si "fseq" 42
 
         """.write(to: file, atomically: true, encoding: .utf8)
-        let r = try Helper.run("/usr/bin/oscsendfile", ["127.0.0.1", "\(port)", file.path])
+        let r = try await Helper.runAsync("/usr/bin/oscsendfile", ["127.0.0.1", "\(port)", file.path])
         #expect(r.status == 0, "\(r.stderr)")
         let u = try await got.wait(for: 2)
         #expect(u.map(\.phase) == [.begin, .end] && u.allSatisfy { $0.contactID == 8 })
         #expect(abs(u[0].position.x - 200) < 1e-3 && abs(u[0].position.y - 200) < 1e-3)
         // A lone message is valid OSC but not a TUIO frame: counted, nothing emitted.
-        let s = try Helper.run("/usr/bin/oscsend", ["127.0.0.1", "\(port)", "/tuio/2Dcur", "sifffff", "set", "9", "0.5", "0.5", "0", "0", "0"])
+        let s = try await Helper.runAsync("/usr/bin/oscsend", ["127.0.0.1", "\(port)", "/tuio/2Dcur", "sifffff", "set", "9", "0.5", "0.5", "0", "0", "0"])
         #expect(s.status == 0)
         for _ in 0..<200 where source.badInput.count("TUIO bundle without fseq") == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(source.badInput.count("TUIO bundle without fseq") == 1)
@@ -105,7 +105,7 @@ final class Collected: Sendable {
         u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         u.sendto(json.dumps({"type": "contacts", "contacts": [{"id": 5, "phase": "begin", "x": 1, "y": 2}]}).encode(), ("127.0.0.1", int(sys.argv[2])))
         """
-        let r = try Helper.run(Helper.python, ["-c", script, "\(tport)", "\(uport)"])
+        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(tport)", "\(uport)"])
         #expect(r.status == 0, "\(r.stderr)")
         let u = try await got.wait(for: 3)
         #expect(u.count == 3)

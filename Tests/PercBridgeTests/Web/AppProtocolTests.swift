@@ -13,8 +13,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(500))
         server.hub.publish(FrameResult(snapshot: TestWebServer.snapshot(frame: 5),
                                        overlay: Overlay(id: 9, patches: [Patch(id: 1, tangible: 1, center: Vec2(105, 200), radius: 4, colour: .white, purpose: .probe)])))
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let data = try await offPool { let d = out.fileHandleForReading.readDataToEndOfFile(); p.waitUntilExit(); return d }
         let msgs = WSProbe.messages(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
         let hello = try #require(msgs.first)
         #expect(hello["type"] as? String == "hello")
@@ -36,7 +35,7 @@ import Testing
     @Test func badMessagesGetErrorsAndTheConnectionStays() async throws {
         let server = try await TestWebServer.start(maxMessageBytes: 4096)
         defer { server.stop() }
-        let lines = try WSProbe.run(["port": server.port, "seconds": 1.0, "send": [
+        let lines = try await WSProbe.runAsync(["port": server.port, "seconds": 1.0, "send": [
             "{not json", "{\"type\": \"dance\"}", ["raw_size": 5000], ["binary": "{}"],
             "{\"type\": \"contacts\", \"contacts\": [{\"id\": 1, \"phase\": \"begin\", \"x\": 1e9, \"y\": 3}]}",
             "{\"type\": \"hello\", \"protocol\": 99}",
@@ -54,7 +53,7 @@ import Testing
     @Test func presentedContactsAndActuateReachTheService() async throws {
         let server = try await TestWebServer.start()
         defer { server.stop() }
-        _ = try WSProbe.run(["port": server.port, "seconds": 0.5, "send": [
+        _ = try await WSProbe.runAsync(["port": server.port, "seconds": 0.5, "send": [
             "{\"type\": \"hello\", \"protocol\": 1, \"name\": \"table app\", \"draws_overlay\": true}",
             "{\"type\": \"presented\", \"overlay\": 9, \"time\": 12.5}",
             "{\"type\": \"contacts\", \"contacts\": [{\"id\": 4, \"phase\": \"begin\", \"x\": 10, \"y\": 20}]}",
@@ -72,19 +71,19 @@ import Testing
     @Test func tokenIsRequiredWhenConfigured() async throws {
         let server = try await TestWebServer.start(token: "0123456789abcdef")
         defer { server.stop() }
-        let denied = try WSProbe.run(["port": server.port, "seconds": 0.2])
+        let denied = try await WSProbe.runAsync(["port": server.port, "seconds": 0.2])
         #expect(denied.first?.contains(" 101 ") == false)
-        let allowed = try WSProbe.run(["port": server.port, "path": "/ws?token=0123456789abcdef", "seconds": 0.3])
+        let allowed = try await WSProbe.runAsync(["port": server.port, "path": "/ws?token=0123456789abcdef", "seconds": 0.3])
         #expect(allowed.first?.contains(" 101 ") == true)
-        #expect(try server.get("/").0 == 401)
-        #expect(try server.get("/?token=0123456789abcdef").0 == 200)
+        #expect(try await server.get("/").0 == 401)
+        #expect(try await server.get("/?token=0123456789abcdef").0 == 200)
     }
 
     @Test func metricsAreServed() async throws {
         let server = try await TestWebServer.start()
         defer { server.stop() }
         server.metrics.frames.increment(by: 3)
-        let (status, body) = try server.get("/metrics")
+        let (status, body) = try await server.get("/metrics")
         #expect(status == 200)
         #expect(body.contains("percbridge_frames_total 3"))
         #expect(body.contains("percbridge_light_checks_total{result=\"confirmed\"} 0"))
@@ -112,13 +111,15 @@ import Testing
             try await Task.sleep(for: .microseconds(500))
         }
         #expect(worst < .milliseconds(20), "publishing waited on a client: worst \(worst)")
-        let readerLines = String(decoding: readerOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        reader.waitUntilExit()
+        let readerLines = try await offPool {
+            let d = readerOut.fileHandleForReading.readDataToEndOfFile()
+            reader.waitUntilExit()
+            return String(decoding: d, as: UTF8.self)
+        }
         let readerCount = Int(readerLines.split(separator: "\n").last { $0.hasPrefix("COUNT") }?.split(separator: " ")[1] ?? "0") ?? 0
         #expect(readerCount > Int(frames) / 3, "the reading client kept up: \(readerCount)")
         let dropped = server.hub.connectedClients.map(\.dropped).max() ?? 0
         #expect(dropped > Int(frames) / 2, "the stalled client skipped frames instead of queueing them: \(dropped)")
-        _ = stalledOut.fileHandleForReading.readDataToEndOfFile()
-        stalled.waitUntilExit()
+        _ = try await offPool { let d = stalledOut.fileHandleForReading.readDataToEndOfFile(); stalled.waitUntilExit(); return d }
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// Records what apps sent, as the pipeline would receive it.
 final class RecordingSink: AppMessageSink {
     let received = Mutex<[AppInbound]>([])
-    func appSent(_ message: AppInbound, from client: AppClient, at arrival: Seconds) -> AppProtocolError? {
+    func appSent(_ message: AppInbound, raw: Data, from client: AppClient, at arrival: Seconds) -> AppProtocolError? {
         received.withLock { $0.append(message) }
         if case .actuate(let t, _) = message, t != 1 {
             return AppProtocolError(code: .unknownTangible, message: "no tangible \(t)", inReplyTo: "actuate")
@@ -47,8 +47,8 @@ struct TestWebServer {
 
     func stop() { task.cancel() }
 
-    func get(_ path: String) throws -> (Int, String) {
-        let lines = try WSProbe.run(["port": port, "path": path, "plain": true])
+    func get(_ path: String) async throws -> (Int, String) {
+        let lines = try await WSProbe.runAsync(["port": port, "path": path, "plain": true])
         return (lines.first.flatMap { Int($0.split(separator: " ")[2]) } ?? 0, lines.joined(separator: "\n"))
     }
 

@@ -128,6 +128,13 @@ main()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
+    static func runAsync(_ args: [String: Any]) async throws -> [String] {
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
+        return try await offPool {
+            try run((try JSONSerialization.jsonObject(with: Data(json.utf8))) as! [String: Any])
+        }
+    }
+
     static func messages(_ lines: [String]) -> [[String: Any]] {
         lines.compactMap { l in
             guard l.hasPrefix("{") else { return nil }

@@ -1,0 +1,93 @@
+// The demo's frame loop: the simulator plays a scenario in real time into the service's pipeline.
+import Foundation
+import Logging
+import MTKTangibles
+import ServiceLifecycle
+import Synchronization
+
+/// Each tick: advance the simulated world to now, put its touches, sensor notifications
+/// and presented reports on the frame clock, cut a frame, run the pipeline, and let the
+/// simulated display show the new overlay at its next refresh (as a real app would).
+final class DemoLoop: Service {
+    struct Summary: Sendable {
+        var frames = 0
+        var recognitions = 0
+        var confirmed = 0, rejected = 0, inconclusive = 0
+        var overlays = 0
+        var poseErrors: [Double] = []
+        var stepSeconds: [Double] = []
+    }
+
+    private let runner: Mutex<ScenarioRunner>
+    private let parts: ServiceParts
+    private let start: Seconds
+    private let duration: Seconds?
+    private let rate: Double
+    /// Gets every frame before it is processed (`--record`).
+    private let record: (@Sendable (Frame) -> Void)?
+    private let finish: (@Sendable () -> Void)?
+    private let logger: Logger
+    let summary = Mutex(Summary())
+
+    init(runner: sending ScenarioRunner, parts: ServiceParts, start: Seconds, duration: Seconds?, rate: Double,
+         record: (@Sendable (Frame) -> Void)?, finish: (@Sendable () -> Void)?, logger: Logger) {
+        self.runner = Mutex(runner); self.parts = parts; self.start = start
+        self.duration = duration; self.rate = rate; self.record = record; self.finish = finish; self.logger = logger
+    }
+
+    func run() async throws {
+        let period = 1 / rate
+        var tick = 1
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let due = start + Double(tick) * period
+            let wait = due - MonotonicClock.now()
+            if wait > 0 { try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
+            // A late wake-up does not burst: the frame takes the time it is cut at.
+            let now = MonotonicClock.now()
+            tick = max(tick + 1, Int(((now - start) / period).rounded(.down)) + 1)
+            let t = now - start
+            if let d = duration, t >= d { break }
+            step(at: t)
+        }
+        finish?()
+    }
+
+    /// One frame at simulated time `t` (seconds since the demo started).
+    func step(at t: Seconds) {
+        let output = runner.withLock { $0.advance(to: t) }
+        parts.clock.add(contacts: output.contacts)
+        for e in output.sensorEvents { parts.clock.add(e) }
+        for p in output.presented { parts.clock.add(p) }
+        let frame = parts.clock.cut(at: t)
+        record?(frame)
+        let started = MonotonicClock.now()
+        let result = parts.pipeline.withPipeline { $0.process(frame) }
+        let stepTime = MonotonicClock.now() - started
+        let model = runner.withLock { $0.world.model }
+        if let overlay = result.overlay {
+            // Drawn ~2 ms after the frame, on screen at the display's next refresh.
+            let vsync = ((t + 0.002) * model.displayFrameRate).rounded(.up) / model.displayFrameRate
+            runner.withLock { $0.present(overlay, at: vsync) }
+        }
+        let errors: [Double] = runner.withLock { r in
+            result.snapshot.tangibles.compactMap { tg in
+                guard let pose = tg.pose, let truth = r.world.truePose(of: tg.id) else { return nil }
+                return pose.position.distance(to: truth.position)
+            }
+        }
+        summary.withLock { s in
+            s.frames += 1
+            s.recognitions += result.recognitions.count
+            s.overlays += result.overlay == nil ? 0 : 1
+            s.stepSeconds.append(stepTime)
+            s.poseErrors += errors
+            for o in result.outcomes {
+                switch o.result {
+                case .confirmed: s.confirmed += 1
+                case .rejected: s.rejected += 1
+                case .inconclusive: s.inconclusive += 1
+                }
+            }
+        }
+    }
+}

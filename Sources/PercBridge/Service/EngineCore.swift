@@ -1,0 +1,110 @@
+// The real FrameCore: MTKTangibles' Engine, then LightCheck's scheduler, outcomes fed back.
+import LightCheck
+import MTKTangibles
+
+/// One step: `Engine.step(frame, outcomes:)` with the outcomes the scheduler decided last
+/// step, then `LightCheckScheduler.plan(needs:frame:)`. Also the entry point for the control
+/// API's define and calibrate, which need the engine's traces and the scheduler's search.
+struct EngineCore {
+    private(set) var engine: Engine
+    private(set) var scheduler: LightCheckScheduler
+    private var outcomes: [VerificationOutcome] = []
+    private var sessions: [TangibleID: Int64] = [:]
+    private var nextSession: Int64 = 1
+    private var lastPoses: [TangibleID: (Pose, Seconds)] = [:]
+    private(set) var lastOutput: EngineOutput?
+    private(set) var lastTime: Seconds = 0
+    /// Calibration results not yet taken by the service (to store offsets in the registry).
+    private(set) var calibrations: [CalibrationResult] = []
+
+    init(definitions: [TangibleDefinition], engine: EngineConfig = .init(), lightChecks: LightCheckConfig = .init()) {
+        self.engine = Engine(config: engine, definitions: definitions)
+        self.scheduler = LightCheckScheduler(config: lightChecks)
+    }
+
+    mutating func step(_ frame: Frame) -> FrameResult {
+        let out = engine.step(frame, outcomes: outcomes)
+        let plan = scheduler.plan(needs: out.needs, frame: frame)
+        outcomes = plan.outcomes
+        calibrations += plan.calibrations
+        lastOutput = out
+        lastTime = frame.time
+
+        var recognitions: [TangibleID] = []
+        var tangibles: [TangibleSnapshot] = []
+        for r in out.tangibles {
+            var t = TangibleSnapshot(id: r.id, name: r.name, kind: r.kind, state: r.state, pose: r.pose,
+                                     provenance: r.provenance, light: r.lightValue, battery: r.battery)
+            if let pose = r.pose {
+                if sessions[r.id] == nil {
+                    sessions[r.id] = nextSession
+                    nextSession += 1
+                    recognitions.append(r.id)
+                }
+                if let (before, at) = lastPoses[r.id], frame.time > at {
+                    t.velocity = (pose.position - before.position) / (frame.time - at)
+                }
+                lastPoses[r.id] = (pose, frame.time)
+            } else {
+                sessions[r.id] = nil
+                lastPoses[r.id] = nil
+            }
+            t.session = sessions[r.id]
+            if r.kind == .perc {
+                t.field = [.onSurface, .tracked, .resting].contains(r.state) ? 1 : (r.state == .notInRange ? nil : 0)
+            }
+            tangibles.append(t)
+        }
+        let pointers = out.freeTraces.filter { $0.phase != .end }.map {
+            PointerSnapshot(id: Int64($0.id), position: $0.position, origin: $0.origin.description)
+        }
+        return FrameResult(snapshot: SurfaceSnapshot(frame: frame.number, time: frame.time, tangibles: tangibles, pointers: pointers),
+                           overlay: plan.overlayChanged ? plan.overlay : nil, outcomes: plan.outcomes, recognitions: recognitions)
+    }
+
+    /// Brings the engine's definitions in line with the registry: adds, removes, replaces.
+    mutating func setDefinitions(_ definitions: [TangibleDefinition]) {
+        let current = Dictionary(engine.definitions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let wanted = Dictionary(definitions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for id in current.keys where wanted[id] == nil { engine.remove(id) }
+        for (id, d) in wanted.sorted(by: { $0.key < $1.key }) {
+            if let old = current[id] {
+                if old != d { try? engine.replace(d) }
+            } else {
+                try? engine.add(d)
+            }
+        }
+    }
+
+    /// The free traces now on the surface (for define).
+    var freeTraceIDs: [TraceID] { lastOutput?.freeTraces.filter { $0.phase != .end }.map(\.id) ?? [] }
+
+    /// A definition from exactly three free traces now on the surface (thesis 3.6.3).
+    func define(id: TangibleID, name: String, kind: TangibleDefinition.Kind, address: String?, profile: PercProfile?) throws -> TangibleDefinition {
+        try engine.defineTangible(fromTraces: freeTraceIDs, id: id, name: name, kind: kind, address: address, profile: profile)
+    }
+
+    enum CalibrationError: Error, CustomStringConvertible {
+        case notOnSurface(TangibleID), alreadyRunning(TangibleID)
+        var description: String {
+            switch self {
+            case .notOnSurface(let id): "tangible \(id) has no pose: put it on the surface (tracked or resting) and keep it still"
+            case .alreadyRunning(let id): "a calibration of tangible \(id) is running already"
+            }
+        }
+    }
+
+    /// Starts LightCheck's search for the light-sensor offset of a tangible lying still.
+    mutating func startCalibration(of id: TangibleID) throws {
+        guard let report = lastOutput?.tangible(id), let pose = report.pose,
+              let d = engine.definitions.first(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
+        guard scheduler.startCalibration(CalibrationRequest(tangible: id, pose: pose, footprint: d.footprint), at: lastTime) else {
+            throw CalibrationError.alreadyRunning(id)
+        }
+    }
+
+    mutating func takeCalibrations() -> [CalibrationResult] {
+        defer { calibrations = [] }
+        return calibrations
+    }
+}

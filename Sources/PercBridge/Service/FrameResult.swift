@@ -1,0 +1,12 @@
+// One pipeline step's result, as the outputs receive it.
+import MTKTangibles
+
+struct FrameResult: Sendable {
+    var snapshot: SurfaceSnapshot
+    /// The overlay to show from now on, if it changed this step.
+    var overlay: Overlay?
+    /// Light-check outcomes decided this step (for metrics and logs).
+    var outcomes: [VerificationOutcome] = []
+    /// Tangibles recognised anew this step.
+    var recognitions: [TangibleID] = []
+}

@@ -1,0 +1,57 @@
+// Builds the parts `serve` and `demo` share: metrics, frame clock, app hub, TUIO, pipeline, web server.
+import Foundation
+import LightCheck
+import Logging
+import MTKTangibles
+import ServiceLifecycle
+
+/// Everything between the inputs and the outputs, made from the config. The caller adds its
+/// inputs (BlueZ links and touch sources for `serve`, the simulator for `demo`) to `clock`
+/// and drives frames through `pipeline`.
+struct ServiceParts: Sendable {
+    let config: ServiceConfig
+    let metrics: ServiceMetrics
+    let clock: FrameClock
+    let hub: AppHub
+    let router: AppRouter
+    let pipeline: PipelineHandle
+    let tuio: TUIOOutput?
+    let web: (any Service)?
+
+    /// - Parameters:
+    ///   - timeline: the service clock (monotonic seconds for `serve`, simulated time for `demo`).
+    ///   - onHTTPPort: called with the bound HTTP port once the web server listens.
+    static func make(config: ServiceConfig, definitions: [TangibleDefinition], surface: Vec2,
+                     timeline: @escaping @Sendable () -> Seconds, acceptPresented: Bool, logger: Logger,
+                     actuate: @escaping @Sendable (TangibleID, ActuationRequest) -> AppProtocolError?,
+                     onHTTPPort: @escaping @Sendable (Int) async -> Void) async throws -> ServiceParts {
+        let metrics = ServiceMetrics()
+        let clock = FrameClock(mode: config.clock.followPresented && acceptPresented
+                               ? .followPresented(fallbackHz: config.clock.rateHz) : .fixedRate(hz: config.clock.rateHz))
+        let hub = AppHub(context: .init(service: "percbridge 0.1.0",
+                                        surface: .init(name: config.surface.name, width_mm: surface.x, height_mm: surface.y),
+                                        frameRateHz: config.clock.rateHz, acceptsContacts: config.http.acceptContacts),
+                         tangibles: definitions, maxMessageBytes: config.http.maxMessageBytes, clock: timeline,
+                         onDropped: { metrics.appFramesDropped.increment(by: $0) })
+        let router = AppRouter(clock: clock, surface: surface, acceptPresented: acceptPresented, logger: logger, actuate: actuate)
+        hub.setSink(router)
+        var outputs: [any FrameOutput] = [hub]
+        var tuio: TUIOOutput?
+        if config.tuio.enabled, !config.tuio.targets.isEmpty {
+            let t = try await TUIOOutput.start(targets: config.tuio.targets, versions: config.tuio.versions,
+                                               source: config.tuio.source, surface: (surface.x, surface.y),
+                                               maxDatagramBytes: config.tuio.maxDatagramBytes, metrics: metrics)
+            outputs.append(t)
+            tuio = t
+        }
+        let core = EngineCore(definitions: definitions, engine: config.engineConfig, lightChecks: config.lightCheckConfig)
+        let pipeline = PipelineHandle(Pipeline(core: core, outputs: outputs, metrics: metrics, logger: logger))
+        var web: (any Service)?
+        if config.http.enabled {
+            web = WebServer.make(bind: config.http.bind, token: config.http.token, hub: hub, metrics: metrics,
+                                 logger: logger, onRunning: onHTTPPort)
+        }
+        return ServiceParts(config: config, metrics: metrics, clock: clock, hub: hub, router: router,
+                            pipeline: pipeline, tuio: tuio, web: web)
+    }
+}
