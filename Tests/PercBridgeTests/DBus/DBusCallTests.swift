@@ -25,7 +25,7 @@ import Testing
         } throws: { ($0 as? DBusError)?.isTimeout == true }
         let elapsed = ContinuousClock.now - start
         // The upper bound only proves "no hang": a busy test run can delay the task pool by seconds.
-        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(30))
+        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(120))
         // The connection still works afterwards.
         #expect(try await peer.call("Echo", [.uint32(1)]).arguments == [.uint32(1)])
     }
