@@ -24,7 +24,8 @@ import Testing
             _ = try await peer.call("Never", timeout: .milliseconds(300))
         } throws: { ($0 as? DBusError)?.isTimeout == true }
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(3))
+        // The upper bound only proves "no hang": a busy test run can delay the task pool by seconds.
+        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(120))
         // The connection still works afterwards.
         #expect(try await peer.call("Echo", [.uint32(1)]).arguments == [.uint32(1)])
     }
@@ -106,6 +107,7 @@ import Testing
         await #expect { _ = try await waiting.value } throws: { ($0 as? DBusError)?.isDisconnected == true }
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next() == nil)
+        await peer.connection.waitUntilClosed()
         #expect(!peer.connection.isConnected)
     }
 }

@@ -4,6 +4,9 @@ import Synchronization
 import Testing
 @testable import PercBridge
 
+/// Handlers run in Tasks: a full parallel test run can keep the task pool busy for a long while.
+private let handlerTimeout: Duration = .seconds(120)
+
 @Suite struct DBusExportTests {
     static let iface = "org.percbridge.Control1"
     static let path: DBusObjectPath = "/org/percbridge/Control"
@@ -42,23 +45,20 @@ import Testing
     }
 
     @Test func anExportedObjectAnswersAnotherConnection() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let service = try DBusConnection(bus: .address(bus.address))
-        let client = try DBusConnection(bus: .address(bus.address))
-        let object = try service.export(Self.path, interfaces: [Self.control()])
-        let name = service.uniqueName
+        let setup = try ServiceAndClient()
+        defer { setup.bus.stop() }
+        let (client, object, name) = (setup.client, setup.object, setup.service.uniqueName)
 
         let sum = try await client.call(destination: name, path: Self.path, interface: Self.iface, member: "Add",
-                                        arguments: [.int32(40), .int32(2)])
+                                        arguments: [.int32(40), .int32(2)], timeout: handlerTimeout)
         #expect(try sum.value(as: "i") == .int32(42))
         let described = try await client.call(destination: name, path: Self.path, interface: Self.iface, member: "Describe",
-                                              arguments: [.stringVariantDictionary(["b": .uint32(1), "a": .string("x")])])
+                                              arguments: [.stringVariantDictionary(["b": .uint32(1), "a": .string("x")])], timeout: handlerTimeout)
         #expect(described.arguments == [.string("a,b")])
-        #expect(try await client.call(destination: name, path: Self.path, interface: nil, member: "Slow").arguments == [.string("done")])
+        #expect(try await client.call(destination: name, path: Self.path, interface: nil, member: "Slow", timeout: handlerTimeout).arguments == [.string("done")])
 
         await #expect {
-            _ = try await client.call(destination: name, path: Self.path, interface: Self.iface, member: "Forget", arguments: [.string("7")])
+            _ = try await client.call(destination: name, path: Self.path, interface: Self.iface, member: "Forget", arguments: [.string("7")], timeout: handlerTimeout)
         } throws: { ($0 as? DBusError)?.name == "org.percbridge.Error.UnknownTangible" && ($0 as? DBusError)?.message == "no tangible 7" }
         await #expect {
             _ = try await client.call(destination: name, path: Self.path, interface: Self.iface, member: "Add", arguments: [.string("x")])
@@ -73,7 +73,7 @@ import Testing
             _ = try await client.call(destination: name, path: "/elsewhere", interface: Self.iface, member: "Add")
         } throws: { ($0 as? DBusError)?.name == DBusError.Name.unknownObject.rawValue }
         await #expect {
-            _ = try await client.call(destination: name, path: Self.path, interface: Self.iface, member: "Broken")
+            _ = try await client.call(destination: name, path: Self.path, interface: Self.iface, member: "Broken", timeout: handlerTimeout)
         } throws: { ($0 as? DBusError)?.name == DBusError.Name.failed.rawValue }
         // Peer is answered by libdbus itself.
         _ = try await client.call(destination: name, path: Self.path, interface: "org.freedesktop.DBus.Peer", member: "Ping")
@@ -85,12 +85,9 @@ import Testing
     }
 
     @Test func exportedPropertiesAndSignals() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let service = try DBusConnection(bus: .address(bus.address))
-        let client = try DBusConnection(bus: .address(bus.address))
-        let object = try service.export(Self.path, interfaces: [Self.control()])
-        let name = service.uniqueName
+        let setup = try ServiceAndClient()
+        defer { setup.bus.stop() }
+        let (client, object, name) = (setup.client, setup.object, setup.service.uniqueName)
         let changes = try await client.propertiesChanges(sender: name, path: Self.path, interface: Self.iface)
         let tangibles = try await client.signals(matching: DBusMatchRule(sender: name, interface: Self.iface, member: "TangibleChanged"))
 
@@ -158,5 +155,20 @@ import Testing
         #expect(throws: DBusError.self) {
             try service.export("/y", interfaces: [DBusInterface(name: "a.b", properties: [DBusProperty("P", "u", .string("x"))])])
         }
+    }
+}
+
+/// A private bus with a service connection exporting the control object and a client connection.
+private struct ServiceAndClient {
+    let bus: PrivateBus
+    let service: DBusConnection
+    let client: DBusConnection
+    let object: DBusExportedObject
+
+    init() throws {
+        bus = try PrivateBus()
+        service = try DBusConnection(bus: .address(bus.address))
+        client = try DBusConnection(bus: .address(bus.address))
+        object = try service.export(DBusExportTests.path, interfaces: [DBusExportTests.control()])
     }
 }

@@ -80,11 +80,9 @@ import Testing
             let stream = try await peer.connection.signals(matching: DBusMatchRule(interface: "org.percbridge.Nothing"))
             for await _ in stream {}
         }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(peer.connection.loop.subscriberCount == 1)
+        try await dbusEventually { peer.connection.loop.subscriberCount == 1 }
         task.cancel()
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(peer.connection.loop.subscriberCount == 0)
+        try await dbusEventually { peer.connection.loop.subscriberCount == 0 }
     }
 
     @Test func signalsEmittedBySwiftReachAnotherConnection() async throws {
@@ -108,12 +106,21 @@ final class Counter: Sendable {
     func add() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 
-    /// Waits until the count reaches `target` (fails after 5 s instead of hanging).
+    /// Waits until the count reaches `target` (fails after 30 s instead of hanging).
     func wait(for target: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while value < target {
             guard ContinuousClock.now < deadline else { throw PrivateBusError("counter stuck at \(value) < \(target)") }
             try await Task.sleep(for: .milliseconds(5))
         }
+    }
+}
+
+/// Waits until `condition` holds (fails after 30 s instead of hanging).
+private func dbusEventually(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw PrivateBusError("condition not met within 30 s") }
+        try await Task.sleep(for: .milliseconds(5))
     }
 }

@@ -17,7 +17,7 @@ final class TestPeer: @unchecked Sendable {
         let script = bus.directory.appendingPathComponent("peer.py")
         try TestPeerScript.source.write(to: script, atomically: true, encoding: .utf8)
         process = try TestProcess(Self.python, [script.path, bus.address])
-        guard process.readLine(timeout: 20) == "READY" else {
+        guard process.readLine(timeout: 60) == "READY" else {
             process.stop()
             bus.stop()
             throw PrivateBusError("python test peer did not start: \(process.errorOutput())")
@@ -35,7 +35,7 @@ final class TestPeer: @unchecked Sendable {
 
     /// Calls a method of the peer's test object.
     func call(_ member: String, _ arguments: [DBusValue] = [], interface: String = TestPeer.interface,
-              timeout: Duration = .seconds(10)) async throws -> DBusReply {
+              timeout: Duration = .seconds(60)) async throws -> DBusReply {
         try await connection.call(destination: Self.name, path: Self.path, interface: interface, member: member,
                                   arguments: arguments, timeout: timeout)
     }

@@ -83,10 +83,10 @@ class Test(dbus.service.Object):
         # through an introspected dbus-python proxy (tests our Introspect XML).
         if mode == 'proxy':
             obj = bus.get_object(dest, path)
-            result = getattr(dbus.Interface(obj, iface), member)(*args)
+            result = getattr(dbus.Interface(obj, iface), member)(*args, timeout=120)
         else:
             obj = bus.get_object(dest, path, introspect=False)
-            result = obj.get_dbus_method(member, iface)(*args)
+            result = obj.get_dbus_method(member, iface)(*args, timeout=120)
         if result is None:
             return dbus.Array([], signature='v')
         if isinstance(result, tuple):
