@@ -6,4 +6,6 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 #include <systemd/sd-device.h>
+// The D-Bus event loop wakes its poll() through an eventfd.
+#include <sys/eventfd.h>
 #endif

@@ -19,6 +19,9 @@ struct CalibrationSearch: Sendable {
     let startedAt: Seconds
     private(set) var cells: [Vec2]
     private(set) var weights: [Double]
+    /// Mass of "the sensor answers no patch in the footprint" (dead sensor, wrong pose): a
+    /// sensor that never answers must not make the least-probed cell look certain.
+    private(set) var none: Double
     private(set) var round: CheckRound?
     private(set) var probe: Probe?
     private(set) var rounds = 0
@@ -44,7 +47,9 @@ struct CalibrationSearch: Sendable {
             }
         }
         self.cells = cells
-        weights = Array(repeating: cells.isEmpty ? 0 : 1 / Double(cells.count), count: cells.count)
+        let priorNone = 0.05
+        weights = Array(repeating: cells.isEmpty ? 0 : (1 - priorNone) / Double(cells.count), count: cells.count)
+        none = cells.isEmpty ? 1 : priorNone
     }
 
     /// Radius of a disc around the tangible's origin that covers its footprint.
@@ -117,7 +122,9 @@ struct CalibrationSearch: Sendable {
             weights[i] *= flipped ? pf : 1 - pf
             total += weights[i]
         }
-        if total > 0 { for i in weights.indices { weights[i] /= total } }
+        none *= flipped ? lk.uncovered : 1 - lk.uncovered
+        total += none
+        if total > 0 { for i in weights.indices { weights[i] /= total }; none /= total }
     }
 
     /// 1 well inside the disc, 0 well outside, linear across the blurred edge.
@@ -129,22 +136,38 @@ struct CalibrationSearch: Sendable {
     /// The disc for the next round: most information per expected second.
     func nextProbe(selector: ProbeSelector, settings: CalibrationSettings, blur: Double) -> Probe {
         let maxW = weights.max() ?? 0
-        let active = cells.indices.filter { weights[$0] > maxW * 1e-9 }
+        let active = cells.indices.filter { weights[$0] > maxW * 1e-6 }
         var centers = Set<Vec2>()
-        for i in active.sorted(by: { weights[$0] > weights[$1] || (weights[$0] == weights[$1] && $0 < $1) }).prefix(40) {
+        for i in active.sorted(by: { weights[$0] > weights[$1] || (weights[$0] == weights[$1] && $0 < $1) }).prefix(16) {
             centers.insert(cells[i])
         }
-        let coarse = max(1, Int((4 / settings.gridSpacing).rounded()))
-        for (n, i) in active.enumerated() where n % coarse == 0 { centers.insert(cells[i]) }
+        // A coarse lattice (about 5 mm) over the cells still in play.
+        let step = 5.0
+        for i in active {
+            let c = cells[i]
+            let half = settings.gridSpacing / 2
+            if abs(c.x - (c.x / step).rounded() * step) < half, abs(c.y - (c.y / step).rounded() * step) < half { centers.insert(c) }
+        }
         let extent = Self.extent(of: request.footprint)
         let radii = [settings.minProbeRadius, 3, 4, 5.5, 7.5, 10, 13, 17, 22, 28].filter { $0 >= settings.minProbeRadius && $0 <= extent }
         var best = Probe(center: cells[active.first ?? 0], radius: settings.minProbeRadius)
         var bestScore = -Double.infinity
+        // Mass by distance from the centre in 0.25 mm bins: each radius then costs one pass
+        // over the bins instead of one over the cells.
+        let binWidth = 0.25
+        var bins = Array(repeating: 0.0, count: Int((2 * extent + 2 * blur) / binWidth) + 2)
         for c in centers.sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
+            for b in bins.indices { bins[b] = 0 }
+            for i in active {
+                let b = min(bins.count - 1, Int(cells[i].distance(to: c) / binWidth))
+                bins[b] += weights[i]
+            }
             for r in radii {
                 var mass = 0.0
-                for i in active { mass += weights[i] * Self.insideFraction(cells[i].distance(to: c), radius: r, blur: blur) }
-                let score = selector.score(probedMass: mass)
+                for b in bins.indices where bins[b] > 0 {
+                    mass += bins[b] * Self.insideFraction((Double(b) + 0.5) * binWidth, radius: r, blur: blur)
+                }
+                let score = selector.score(probedMass: mass, noneMass: none)
                 if score > bestScore * (1 + 1e-9) + 1e-12 { bestScore = score; best = Probe(center: c, radius: r) }
             }
         }

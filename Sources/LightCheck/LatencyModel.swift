@@ -17,11 +17,11 @@ public struct LatencyModel: Hashable, Sendable, Codable {
         public var priorWeight: Double = 4
         /// Samples kept (the most recent).
         public var window: Int = 40
-        /// Quantile of the kept samples the learned deadline starts from.
-        public var quantile: Double = 0.95
+        /// Quantile of the kept samples the learned deadline starts from (1: the largest).
+        public var quantile: Double = 1
         /// Learned deadline = quantile × slack + margin.
-        public var slack: Double = 1.3
-        public var margin: Seconds = 0.012
+        public var slack: Double = 1.1
+        public var margin: Seconds = 0.005
         public var minDeadline: Seconds = 0.03
         public var maxDeadline: Seconds = 0.6
         /// A flip sooner than this after presentation cannot be an answer to it.

@@ -42,11 +42,11 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// Changes per second of a sensor under no patch (the app's scene changes too).
     public var sceneFlipRate: Double = 0.05
     /// Chance that a flip inside a round is a late answer to an earlier round.
-    public var lateResponseProbability: Double = 0.002
+    public var lateResponseProbability: Double = 0.0005
 
     // MARK: Decisions
     /// Posterior a hypothesis needs to be confirmed.
-    public var confirmPosterior: Double = 0.999
+    public var confirmPosterior: Double = 0.995
     /// Posterior of "none of them" needed to reject all.
     public var rejectPosterior: Double = 0.995
     /// Prior that none of an identify need's hypotheses is right.

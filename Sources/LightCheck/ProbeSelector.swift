@@ -82,8 +82,8 @@ struct ProbeSelector: Sendable {
     }
 
     /// Information per expected second of a round probing `probedMass`, decoys elsewhere.
-    func score(probedMass m: Double) -> Double {
-        let (info, duration) = evaluate(probed: m, decoyed: max(0, 1 - m), uncovered: 0)
+    func score(probedMass m: Double, noneMass: Double = 0) -> Double {
+        let (info, duration) = evaluate(probed: m, decoyed: max(0, 1 - m - noneMass), uncovered: noneMass)
         return info / max(duration, 1e-6)
     }
 

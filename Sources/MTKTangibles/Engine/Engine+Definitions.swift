@@ -3,31 +3,33 @@
 extension Engine {
     /// Adds a definition; its tangible starts `notInRange` (PERC) or `notRecognized` (PUC).
     public mutating func add(_ d: TangibleDefinition) throws {
-        guard slots[d.id] == nil else { throw DefinitionError.duplicateID(d.id) }
+        guard index[d.id] == nil else { throw DefinitionError.duplicateID(d.id) }
         try TangibleDefinition.validate(d.markers)
-        slots[d.id] = TangibleSlot(d, config: config)
-        order = slots.keys.sorted()
+        slots.append(TangibleSlot(d, config: config))
+        reindex()
     }
 
     /// Removes a definition; the traces it held become free. Returns false for an unknown id.
     @discardableResult
     public mutating func remove(_ id: TangibleID) -> Bool {
-        guard let s = slots.removeValue(forKey: id) else { return false }
-        for tr in s.held { pendingEvents.append((id, .traceReleased(tr, reason: .definitionChanged))) }
-        order = slots.keys.sorted()
+        guard let i = index[id] else { return false }
+        for tr in slots[i].held { pendingEvents.append((id, .traceReleased(tr, reason: .definitionChanged))) }
+        slots.remove(at: i)
+        reindex()
         return true
     }
 
     /// Replaces a definition (same id). The tangible lets go of its traces; a PERC keeps
     /// what its sensors said (in range, on the surface) and searches again with light checks.
     public mutating func replace(_ d: TangibleDefinition) throws {
-        guard let old = slots[d.id] else { throw DefinitionError.unknownID(d.id) }
+        guard let i = index[d.id] else { throw DefinitionError.unknownID(d.id) }
+        let old = slots[i]
         try TangibleDefinition.validate(d.markers)
         for tr in old.held { pendingEvents.append((d.id, .traceReleased(tr, reason: .definitionChanged))) }
         var slot = TangibleSlot(d, config: config)
         slot.lightValue = old.lightValue
         slot.battery = old.battery
-        if case .perc(let m) = old.machine, d.kind == .perc {
+        if let m = old.perc, d.kind == .perc {
             let state: PercMachine.State
             switch m.state {
             case .notInRange: state = .notInRange
@@ -36,13 +38,14 @@ extension Engine {
             case .tracked(_, _, let f): state = .onSurface(PercMachine.Search(fieldOnAt: f, phase: .lightOnly))
             case .resting(let r): state = .onSurface(PercMachine.Search(fieldOnAt: r.fieldOnAt, phase: .lightOnly))
             }
-            slot.machine = .perc(PercMachine(definition: d, config: config, state: state))
+            slot.perc = PercMachine(definition: d, config: config, state: state)
         }
         let to = slot.stateName
         if old.stateName != to {
             pendingEvents.append((d.id, .transition(from: old.stateName, to: to, reason: .definitionChanged)))
         }
-        slots[d.id] = slot
+        slots[i] = slot
+        reindex()
     }
 
     /// A definition from three traces on the surface (thesis 3.6.3, the creation scene's
@@ -68,7 +71,6 @@ extension Engine {
 
     /// The state machine of a PERC, for diagnostics and tests.
     public func percMachine(_ id: TangibleID) -> PercMachine? {
-        if case .perc(let m)? = slots[id]?.machine { return m }
-        return nil
+        index[id].flatMap { slots[$0].perc }
     }
 }

@@ -7,8 +7,8 @@ extension Engine {
     func invariantViolations(_ scene: FrameScene) -> [String] {
         var problems: [String] = []
         var seen: [TraceID: TangibleID] = [:]
-        for id in order {
-            let s = slots[id]!
+        for s in slots {
+            let id = s.id
             let state = s.stateName
             if let t = s.track {
                 if t.traces.isEmpty { problems.append("tangible \(id) is \(state) with no trace") }

@@ -1,64 +1,65 @@
 // Step (5) of the engine: offering candidates to the tangibles that search for their traces.
 
 extension Engine {
-    private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance), puc }
+    private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance, Seconds), puc }
 
     private func want(_ slot: TangibleSlot) -> Want {
-        switch slot.machine {
-        case .puc(let p): return p.track == nil ? .puc : .none
-        case .perc(let m):
-            if let f = m.windowOpenedAt { return .window(f) }
-            switch m.state {
-            case .onSurface: return .lightOnly
-            case .resting(let r): return .resting(r.pose, r.origin, r.provenanceBefore)
-            case .notInRange, .inRange, .tracked: return .none
-            }
+        if let p = slot.puc { return p.track == nil ? .puc : .none }
+        guard let m = slot.perc else { return .none }
+        if let f = m.windowOpenedAt { return .window(f) }
+        switch m.state {
+        case .onSurface: return .lightOnly
+        case .resting(let r): return .resting(r.pose, r.origin, r.provenanceBefore, r.since)
+        case .notInRange, .inRange, .tracked: return .none
         }
     }
 
     mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
-        var wants: [(TangibleID, Want)] = []
-        for id in order {
-            let w = want(slots[id]!)
+        var wants: [(Int, Want)] = []
+        for i in slots.indices {
+            let w = want(slots[i])
             if case .none = w { continue }
-            wants.append((id, w))
+            wants.append((i, w))
         }
         guard !wants.isEmpty else { return }
 
-        // Triples (and tuples) per marker pattern, found once with the loosest tolerance of
-        // the tangibles that share it, then filtered per tangible.
-        var tolByKey: [[Int64]: Double] = [:]
-        for (id, _) in wants {
-            let s = slots[id]!
-            tolByKey[s.pattern.key] = max(tolByKey[s.pattern.key] ?? 0, s.jitter.tolerance(config))
+        // Traces held for good (not a pending window guess) are never combined by the matcher.
+        var pendingGuessers: Set<TangibleID> = []
+        for s in slots where s.perc?.hasPendingGuess == true { pendingGuessers.insert(s.id) }
+        for i in scene.ids.indices {
+            if let h = scene.holder[i], !pendingGuessers.contains(h) { scene.blocked[i] = true }
         }
-        var triplesByKey: [[Int64]: [Candidate]] = [:]
-        var tuplesByKey: [[Int64]: [Candidate]] = [:]
-        func triples(_ s: TangibleSlot, _ scene: inout FrameScene) -> [Candidate] {
-            if let c = triplesByKey[s.pattern.key] { return c }
-            let c = finder.triples(s.pattern, tolerance: tolByKey[s.pattern.key]!, scene: &scene, table: table)
-            triplesByKey[s.pattern.key] = c
+        // (Ended traces are blocked from the start.)
+
+        // Triples (and tuples) per pattern group, found once with the loosest tolerance of
+        // the searching tangibles that share it, then filtered per tangible.
+        var tolByGroup = Array(repeating: 0.0, count: groupCount)
+        for (i, _) in wants { tolByGroup[slots[i].group] = max(tolByGroup[slots[i].group], slots[i].jitter.tolerance(config)) }
+        var triplesByGroup: [[Candidate]?] = Array(repeating: nil, count: groupCount)
+        var tuplesByGroup: [[Candidate]?] = Array(repeating: nil, count: groupCount)
+        func triples(_ i: Int, _ scene: inout FrameScene) -> [Candidate] {
+            let g = slots[i].group
+            if let c = triplesByGroup[g] { return c }
+            let c = finder.triples(slots[i].pattern, tolerance: tolByGroup[g], scene: &scene, table: table)
+            triplesByGroup[g] = c
             return c
         }
-        func tuples(_ s: TangibleSlot, _ scene: inout FrameScene) -> [Candidate] {
-            if let c = tuplesByKey[s.pattern.key] { return c }
-            let c = finder.tuples(s.pattern, tolerance: tolByKey[s.pattern.key]!, scene: &scene, table: table)
-            tuplesByKey[s.pattern.key] = c
+        func tuples(_ i: Int, _ scene: inout FrameScene) -> [Candidate] {
+            let g = slots[i].group
+            if let c = tuplesByGroup[g] { return c }
+            let c = finder.tuples(slots[i].pattern, tolerance: tolByGroup[g], scene: &scene, table: table)
+            tuplesByGroup[g] = c
             return c
         }
 
         // Window triples, and which traces more than one window-phase tangible could take.
-        let pendingGuessers = Set(order.filter { id in
-            if case .perc(let m) = slots[id]!.machine { return m.hasPendingGuess }
-            return false
-        })
         var windowTriples: [TangibleID: [Candidate]] = [:]
         var claimants: [TraceID: Set<TangibleID>] = [:]
-        for (id, w) in wants {
+        for (i, w) in wants {
             guard case .window(let f) = w else { continue }
-            let s = slots[id]!
-            let tol = s.jitter.tolerance(config)
-            let list = triples(s, &scene).filter { c in
+            let id = slots[i].id
+            let tol = slots[i].jitter.tolerance(config)
+            let list = triples(i, &scene).filter { c in
                 c.residual <= tol && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
                     && c.traces.allSatisfy { tr in
                         guard let h = scene.holder(of: tr!) else { return true }
@@ -69,9 +70,9 @@ extension Engine {
             for c in list { for tr in c.traceSet { claimants[tr, default: []].insert(id) } }
         }
 
-        for (id, w) in wants {
-            var slot = slots[id]!
-            let tol = slot.jitter.tolerance(config)
+        for (i, w) in wants {
+            let id = slots[i].id
+            let tol = slots[i].jitter.tolerance(config)
             func open(_ c: Candidate, _ scene: FrameScene) -> Bool {
                 c.residual <= tol && c.traces.allSatisfy { tr in
                     guard let tr else { return true }
@@ -84,52 +85,60 @@ extension Engine {
             case .none:
                 continue
             case .window:
+                // Traces taken earlier in this loop by a tangible that is not guessing are gone.
                 obs.windowTriples = (windowTriples[id] ?? []).filter { c in
                     c.traces.allSatisfy { tr in
                         guard let h = scene.holder(of: tr!) else { return true }
-                        return h == id || pendingGuessers.contains(h) || (slots[h].map { s in
-                            if case .perc(let m) = s.machine { return m.hasPendingGuess }
-                            return false
-                        } ?? false)
+                        return h == id || pendingGuessers.contains(h) || index[h].map { slots[$0].perc?.hasPendingGuess == true } == true
                     }
                 }
                 for c in obs.windowTriples where c.traceSet.contains(where: { (claimants[$0] ?? []).contains { $0 != id } }) {
                     obs.contested.insert(c.traceSet)
                 }
-                if case .perc(let m) = slot.machine, m.searchPhase == .lightOnly {
-                    obs.triples = triples(slot, &scene).filter { open($0, scene) }
-                    obs.tuples = tuples(slot, &scene).filter { open($0, scene) }
+                if case .window(let f) = w, scene.now >= f + config.timeWindow {
+                    // At the window's end: pairs of window traces outside every window triple.
+                    let inTriples = Set(obs.windowTriples.flatMap(\.traceSet))
+                    for k in scene.ids.indices where !scene.blocked[k] && scene.began[k] >= f - config.timeWindow
+                        && scene.began[k] <= f + config.timeWindow && (scene.holder[k] == nil || scene.holder[k] == id) {
+                        obs.windowTraces.insert(scene.ids[k])
+                    }
+                    obs.windowTuples = tuples(i, &scene).filter { c in
+                        open(c, scene) && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
+                            && !c.traceSet.allSatisfy { inTriples.contains($0) }
+                    }
+                }
+                if let m = slots[i].perc, m.searchPhase == .verifying {
+                    let limit = tol * config.deformationSlack
+                    obs.verifying = m.verifyingCandidates.compactMap { c in
+                        rebuild(c, pattern: slots[i].pattern, owner: id, scene: scene).flatMap { $0.residual <= limit ? $0 : nil }
+                    }
                 }
             case .lightOnly:
-                obs.triples = triples(slot, &scene).filter { open($0, scene) }
-                obs.tuples = tuples(slot, &scene).filter { open($0, scene) }
-            case .resting(let pose, let origin, let provenance):
-                let maintainer = TrackMaintainer(config: config, pattern: slot.pattern, tolerance: tol, owner: id)
-                obs.nearPose = maintainer.recover(around: pose, origin: origin, provenance: provenance, since: scene.now,
+                obs.triples = triples(i, &scene).filter { open($0, scene) }
+                obs.tuples = tuples(i, &scene).filter { open($0, scene) }
+            case .resting(let pose, let origin, let provenance, let since):
+                let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
+                obs.nearPose = maintainer.recover(around: pose, origin: origin, provenance: provenance, since: since,
                                                   scene: scene, table: table)
             case .puc:
-                obs.triples = triples(slot, &scene).filter { open($0, scene) }
+                obs.triples = triples(i, &scene).filter { open($0, scene) }
             }
-            let before = slot.held
-            switch slot.machine {
-            case .perc(var m):
-                var acts = m.handle(.search(obs), at: scene.now)
+            let before = slots[i].held
+            if slots[i].perc != nil {
+                var acts = slots[i].perc!.handle(.search(obs), at: scene.now)
                 // The window may have expired into lightOnly in this very event: search again
                 // so the phase change and its first light check happen in the same frame.
-                if m.searchPhase == .lightOnly, obs.triples.isEmpty, obs.tuples.isEmpty, case .window = w {
+                if case .window = w, slots[i].perc!.searchPhase == .lightOnly {
                     var again = SearchObservation()
-                    again.triples = triples(slot, &scene).filter { open($0, scene) }
-                    again.tuples = tuples(slot, &scene).filter { open($0, scene) }
-                    if !again.triples.isEmpty || !again.tuples.isEmpty { acts += m.handle(.search(again), at: scene.now) }
+                    again.triples = triples(i, &scene).filter { open($0, scene) }
+                    again.tuples = tuples(i, &scene).filter { open($0, scene) }
+                    if !again.triples.isEmpty || !again.tuples.isEmpty { acts += slots[i].perc!.handle(.search(again), at: scene.now) }
                 }
-                slot.machine = .perc(m)
                 emit(acts, id)
-            case .puc(var p):
-                emit(p.handle(.search(obs), at: scene.now), id)
-                slot.machine = .puc(p)
+            } else {
+                emit(slots[i].puc!.handle(.search(obs), at: scene.now), id)
             }
-            sync(&scene, id, before, slot.held)
-            slots[id] = slot
+            sync(&scene, id, before, slots[i].held)
         }
     }
 }

@@ -13,31 +13,45 @@ public struct Engine: Sendable {
     public private(set) var config: EngineConfig
     public private(set) var table: TraceTable
     public private(set) var counters = EngineCounters()
-    var slots: [TangibleID: TangibleSlot] = [:]
-    var order: [TangibleID] = []
+    /// The tangibles, sorted by id; `index` finds one by id.
+    var slots: [TangibleSlot] = []
+    var index: [TangibleID: Int] = [:]
+    var groupCount = 0
     /// Events of definition changes made between steps, published with the next step.
     var pendingEvents: [(TangibleID, TangibleEvent)] = []
     let finder: CandidateFinder
+    var cellSize: Double = 10
 
     public init(config: EngineConfig = EngineConfig(), definitions: [TangibleDefinition]) {
         self.config = config
         table = TraceTable(settings: config.traces)
         finder = CandidateFinder(historyWindow: config.historyWindow, historySamples: config.historySamples,
                                  historySlack: config.historySlack)
-        for d in definitions where slots[d.id] == nil && d.markers.count == 3 {
-            slots[d.id] = TangibleSlot(d, config: config)
+        var seen: Set<TangibleID> = []
+        for d in definitions where d.markers.count == 3 && seen.insert(d.id).inserted {
+            slots.append(TangibleSlot(d, config: config))
         }
-        order = slots.keys.sorted()
+        reindex()
     }
 
-    public var definitions: [TangibleDefinition] { order.map { slots[$0]!.definition } }
+    public var definitions: [TangibleDefinition] { slots.map(\.definition) }
 
-    /// The grid cell: large enough for the longest side of any pattern plus tolerance, and
-    /// for the recovery radius.
-    var cellSize: Double {
-        var s = max(config.recoveryRadius, config.driftLimit, 10)
-        for id in order { s = max(s, slots[id]!.pattern.longestSide + 2 * config.maxTolerance) }
-        return s
+    /// Sorts the slots, rebuilds the id index, the pattern groups and the grid cell size
+    /// (large enough for the longest side of any pattern plus tolerance, and for recovery).
+    mutating func reindex() {
+        slots.sort { $0.id < $1.id }
+        index = [:]
+        var groups: [[Int64]: Int] = [:]
+        var cell = max(config.recoveryRadius, config.driftLimit, 10)
+        for i in slots.indices {
+            index[slots[i].id] = i
+            let key = slots[i].pattern.key
+            if groups[key] == nil { groups[key] = groups.count }
+            slots[i].group = groups[key]!
+            cell = max(cell, slots[i].pattern.longestSide + 2 * config.maxTolerance)
+        }
+        groupCount = groups.count
+        cellSize = cell
     }
 
     // MARK: The step
@@ -53,11 +67,11 @@ public struct Engine: Sendable {
         let changes = table.apply(frame)
         counters.unknownContactUpdates += UInt64(changes.unknownContactUpdates)
         var scene = FrameScene(table: table, cellSize: cellSize)
-        for id in order { for tr in slots[id]!.held { scene.setHolder(tr, id) } }
+        for s in slots { for tr in s.held { scene.setHolder(tr, s.id) } }
 
         // (2) Sensor events, in arrival order.
         for e in frame.sensorEvents {
-            guard var slot = slots[e.tangible], case .perc(var m) = slot.machine else {
+            guard let i = index[e.tangible], slots[i].perc != nil else {
                 counters.ignoredSensorEvents += 1
                 continue
             }
@@ -65,52 +79,42 @@ public struct Engine: Sendable {
             switch e.kind {
             case .link: event = .link(connected: e.value != 0)
             case .field: event = .field(on: e.value != 0)
-            case .light: slot.lightValue = e.value; event = nil
-            case .battery: slot.battery = e.value; event = nil
+            case .light: slots[i].lightValue = e.value; event = nil
+            case .battery: slots[i].battery = e.value; event = nil
             case .heartbeat: event = nil
             }
             if let event {
-                let before = m.heldTraces
-                emit(e.tangible, m.handle(event, at: t))
-                sync(&scene, e.tangible, before, m.heldTraces)
-                slot.machine = .perc(m)
+                let before = slots[i].held
+                emit(e.tangible, slots[i].perc!.handle(event, at: t))
+                sync(&scene, e.tangible, before, slots[i].held)
             }
-            slots[e.tangible] = slot
         }
 
         // (3) Outcomes of light checks asked for in earlier steps.
         for o in outcomes {
-            guard var slot = slots[o.tangible], case .perc(var m) = slot.machine,
-                  let check = m.pendingCheck, check.request == o.request else {
+            guard let i = index[o.tangible], let check = slots[i].perc?.pendingCheck, check.request == o.request else {
                 counters.ignoredOutcomes += 1
                 continue
             }
             var current: Candidate?
             if case .confirmed(let h) = o.result, check.kind == .identify, h >= 0, h < check.candidates.count {
-                current = rebuild(check.candidates[h], pattern: slot.pattern, owner: o.tangible, scene: scene)
+                current = rebuild(check.candidates[h], pattern: slots[i].pattern, owner: o.tangible, scene: scene)
             }
-            let before = m.heldTraces
-            emit(o.tangible, m.handle(.outcome(o, current: current), at: t))
-            sync(&scene, o.tangible, before, m.heldTraces)
-            slot.machine = .perc(m)
-            slots[o.tangible] = slot
+            let before = slots[i].held
+            emit(o.tangible, slots[i].perc!.handle(.outcome(o, current: current), at: t))
+            sync(&scene, o.tangible, before, slots[i].held)
         }
 
         // (4) Upkeep of held tracks.
-        for id in order {
-            var slot = slots[id]!
-            guard let track = slot.track else { continue }
-            let tol = slot.jitter.tolerance(config)
-            let maintainer = TrackMaintainer(config: config, pattern: slot.pattern, tolerance: tol, owner: id)
+        for i in slots.indices {
+            guard let track = slots[i].track else { continue }
+            let id = slots[i].id
+            let tol = slots[i].jitter.tolerance(config)
+            let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
             let u = maintainer.update(track, scene: &scene, table: table)
-            if let rms = u.residualRMS { slot.jitter.observe(rms: rms, smoothing: config.jitterSmoothing) }
-            let before = track.traces
-            switch slot.machine {
-            case .perc(var m): emit(id, m.handle(.track(u), at: t)); slot.machine = .perc(m)
-            case .puc(var p): emit(id, p.handle(.track(u), at: t)); slot.machine = .puc(p)
-            }
-            sync(&scene, id, before, slot.held)
-            slots[id] = slot
+            if let rms = u.residualRMS { slots[i].jitter.observe(rms: rms, smoothing: config.jitterSmoothing) }
+            emit(id, slots[i].handleTrack(u, at: t))
+            sync(&scene, id, track.traces, slots[i].held)
         }
 
         // (5) Searching tangibles.
@@ -128,20 +132,26 @@ public struct Engine: Sendable {
         for tr in after { scene.setHolder(tr, id) }
     }
 
-    /// A candidate with the current positions of its traces, if they are all alive and free
-    /// (or held by `owner`).
+    /// A candidate refitted to the current positions of its traces, if they are all alive
+    /// and free (or held by `owner`); its residual is the current one.
     func rebuild(_ c: Candidate, pattern: TrianglePattern, owner: TangibleID, scene: FrameScene) -> Candidate? {
         let held = (0..<3).filter { c.traces[$0] != nil }
         var q: [Vec2] = []
         for m in held {
-            guard let i = scene.slot[c.traces[m]!], scene.holder[i] == nil || scene.holder[i] == owner else { return nil }
+            guard let i = scene.slot[c.traces[m]!], scene.alive[i], scene.holder[i] == nil || scene.holder[i] == owner else { return nil }
             q.append(scene.positions[i])
         }
         var out = c
         if held.count == 3 {
-            out.pose = pattern.fit(q).pose
+            // The best assignment now (it may flip for nearly symmetric patterns).
+            guard let f = pattern.fit(q, tolerance: .infinity) else { return nil }
+            out.traces = f.assignment.map { c.traces[held[$0]] }
+            out.pose = f.pose
+            out.residual = f.residual
         } else if held.count == 2 {
-            out.pose = pattern.fit(q[0], onMarker: held[0], q[1], onMarker: held[1]).pose
+            let f = pattern.fit(q[0], onMarker: held[0], q[1], onMarker: held[1])
+            out.pose = f.pose
+            out.residual = f.error
         } else {
             return nil
         }

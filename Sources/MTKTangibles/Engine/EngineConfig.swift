@@ -45,6 +45,9 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// At most this many hypotheses in one identify need (best first: triples, stationary,
     /// began nearest the field-on).
     public var maxHypotheses: Int = 8
+    /// A tuple hypothesis whose light-sensor position is closer than this (mm) to a triple
+    /// hypothesis's cannot be told apart from it by light; it is left out.
+    public var minHypothesisSeparation: Double = 8
     /// A candidate a light check rejected is not offered again for this long.
     public var recheckRejectedAfter: Seconds = 2.0
     /// When only moving candidates exist, ask for checks anyway with their velocity so the
@@ -76,6 +79,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         stationaryRetryDelay = try v(.stationaryRetryDelay, d.stationaryRetryDelay)
         stationaryFailureLimit = try v(.stationaryFailureLimit, d.stationaryFailureLimit)
         maxHypotheses = try v(.maxHypotheses, d.maxHypotheses)
+        minHypothesisSeparation = try v(.minHypothesisSeparation, d.minHypothesisSeparation)
         recheckRejectedAfter = try v(.recheckRejectedAfter, d.recheckRejectedAfter)
         checkMovingWithPrediction = try v(.checkMovingWithPrediction, d.checkMovingWithPrediction)
     }

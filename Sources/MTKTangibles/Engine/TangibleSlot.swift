@@ -1,15 +1,15 @@
 // The engine's record of one defined tangible: its definition, recogniser and learned jitter.
 
-/// A PERC's state machine or a PUC's recogniser.
-enum TangibleMachine: Sendable {
-    case perc(PercMachine)
-    case puc(PucRecogniser)
-}
-
+/// One tangible in the engine. Exactly one of `perc` / `puc` is set; they are optionals
+/// rather than an enum so that `slots[i].perc!.handle(…)` mutates in place (an enum
+/// payload would be copied out and back, copying the machine's buffers every frame).
 struct TangibleSlot: Sendable {
     var definition: TangibleDefinition
     var pattern: TrianglePattern
-    var machine: TangibleMachine
+    /// Index of the pattern group (definitions with the same markers share matching work).
+    var group = 0
+    var perc: PercMachine?
+    var puc: PucRecogniser?
     var jitter = JitterEstimator()
     var lightValue: Int?
     var battery: Int?
@@ -17,22 +17,19 @@ struct TangibleSlot: Sendable {
     init(_ d: TangibleDefinition, config: EngineConfig) {
         definition = d
         pattern = TrianglePattern(d)
-        machine = d.kind == .perc ? .perc(PercMachine(definition: d, config: config)) : .puc(PucRecogniser(definition: d))
+        if d.kind == .perc { perc = PercMachine(definition: d, config: config) } else { puc = PucRecogniser(definition: d) }
     }
 
-    var track: Track? {
-        switch machine {
-        case .perc(let m): return m.track
-        case .puc(let p): return p.track
-        }
-    }
+    var id: TangibleID { definition.id }
+
+    var track: Track? { perc?.track ?? puc?.track }
 
     var held: [TraceID] { track?.traces ?? [] }
 
-    var stateName: TangibleStateName {
-        switch machine {
-        case .perc(let m): return m.stateName
-        case .puc(let p): return p.stateName
-        }
+    var stateName: TangibleStateName { perc?.stateName ?? puc!.stateName }
+
+    mutating func handleTrack(_ u: TrackUpdate, at t: Seconds) -> [TangibleEvent] {
+        if perc != nil { return perc!.handle(.track(u), at: t) }
+        return puc!.handle(.track(u), at: t)
     }
 }

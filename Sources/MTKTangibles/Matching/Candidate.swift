@@ -27,6 +27,10 @@ public struct Candidate: Hashable, Sendable {
         return false
     }
 
-    /// Same traces on the same markers (the identity of a candidate across frames).
-    func sameAssignment(_ o: Candidate) -> Bool { traces == o.traces }
+    /// The identity of a candidate across frames: a triple is its trace set (which trace sits
+    /// on which marker may flip between frames for nearly symmetric patterns); a tuple is
+    /// its traces on their markers (one pair of traces gives several tuples).
+    func sameCandidate(_ o: Candidate) -> Bool {
+        isTuple || o.isTuple ? traces == o.traces : traceSet == o.traceSet
+    }
 }

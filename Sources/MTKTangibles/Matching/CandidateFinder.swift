@@ -14,11 +14,11 @@ struct CandidateFinder {
         let minSide = max(0, pattern.shortestSide - 2 * tolerance)
         var out: [Candidate] = []
         var nb: [Int] = []
-        for a in scene.ids.indices {
+        for a in scene.ids.indices where !scene.blocked[a] {
             nb.removeAll(keepingCapacity: true)
             let pa = scene.positions[a], oa = scene.originIndex[a]
             scene.grid.forEachNeighbour(of: pa, radius: reach) { i in
-                if i > a, scene.originIndex[i] == oa, scene.positions[i].distance(to: pa) >= minSide { nb.append(i) }
+                if i > a, !scene.blocked[i], scene.originIndex[i] == oa, scene.positions[i].distance(to: pa) >= minSide { nb.append(i) }
             }
             guard nb.count >= 2 else { continue }
             for x in 0..<(nb.count - 1) {
@@ -40,11 +40,12 @@ struct CandidateFinder {
     func tuples(_ pattern: TrianglePattern, tolerance: Double, scene: inout FrameScene, table: TraceTable) -> [Candidate] {
         let reach = pattern.longestSide + tolerance
         var out: [Candidate] = []
-        for a in scene.ids.indices {
+        var nb: [Int] = []
+        for a in scene.ids.indices where !scene.blocked[a] {
             let pa = scene.positions[a], oa = scene.originIndex[a]
-            var nb: [Int] = []
+            nb.removeAll(keepingCapacity: true)
             scene.grid.forEachNeighbour(of: pa, radius: reach) { i in
-                if i > a, scene.originIndex[i] == oa { nb.append(i) }
+                if i > a, !scene.blocked[i], scene.originIndex[i] == oa { nb.append(i) }
             }
             for b in nb {
                 for (markers, pose) in pattern.tuplePoses(pa, scene.positions[b], tolerance: tolerance) {
@@ -64,11 +65,12 @@ struct CandidateFinder {
         var v = Vec2.zero
         for i in idx {
             if !scene.isStationary(i, table: table) { moving = true }
-            v += table.velocity(scene.ids[i], at: scene.now)
+            v += scene.velocity(i, table: table)
         }
-        let begins = idx.map { scene.began[$0] }
+        var latest = -Double.infinity, earliest = Double.infinity
+        for i in idx { latest = max(latest, scene.began[i]); earliest = min(earliest, scene.began[i]) }
         return Candidate(traces: traces, pose: pose, residual: residual, origin: scene.origins[scene.originIndex[idx[0]]],
-                         latestBegin: begins.max()!, earliestBegin: begins.min()!, isMoving: moving,
+                         latestBegin: latest, earliestBegin: earliest, isMoving: moving,
                          velocity: v / Double(idx.count), fittedHistory: history)
     }
 
@@ -84,9 +86,10 @@ struct CandidateFinder {
         var k = 1
         while Double(k) * step <= shared + 1e-9 {
             let t = now - Double(k) * step
-            var q: [Vec2] = []
-            for id in traces { if let p = table.position(id, at: t) { q.append(p) } }
-            if q.count == 3, pattern.fit(q).residual > tolerance * historySlack { return nil }
+            if let p0 = table.position(traces[0], at: t), let p1 = table.position(traces[1], at: t),
+               let p2 = table.position(traces[2], at: t), pattern.fit([p0, p1, p2]).residual > tolerance * historySlack {
+                return nil
+            }
             k += 1
         }
         return shared

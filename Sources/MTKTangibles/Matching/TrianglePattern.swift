@@ -10,6 +10,8 @@ public struct TrianglePattern: Hashable, Sendable {
     private let sides: [Double]
     public let longestSide: Double
     public let shortestSide: Double
+    /// A key under which definitions with the same marker pattern share matching work.
+    let key: [Int64]
 
     public init(markers: [Vec2]) {
         precondition(markers.count == 3, "a pattern has exactly three markers")
@@ -18,6 +20,7 @@ public struct TrianglePattern: Hashable, Sendable {
         sides = [markers[0].distance(to: markers[1]), markers[1].distance(to: markers[2]), markers[2].distance(to: markers[0])]
         longestSide = sides.max()!
         shortestSide = sides.min()!
+        key = self.markers.flatMap { [Int64(($0.x * 100).rounded()), Int64(($0.y * 100).rounded())] }
     }
 
     public init(_ definition: TangibleDefinition) { self.init(markers: definition.markers) }
@@ -87,9 +90,6 @@ public struct TrianglePattern: Hashable, Sendable {
         }
         return out
     }
-
-    /// A key under which definitions with the same marker pattern share matching work.
-    var key: [Int64] { markers.flatMap { [Int64(($0.x * 100).rounded()), Int64(($0.y * 100).rounded())] } }
 }
 
 #if canImport(Glibc)

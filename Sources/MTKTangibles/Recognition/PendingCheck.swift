@@ -11,6 +11,6 @@ struct PendingCheck: Hashable, Sendable {
 
     /// Same hypotheses (traces on markers) as `others`, in any pose: the request may stay.
     func sameSet(_ others: [Candidate]) -> Bool {
-        candidates.count == others.count && zip(candidates, others).allSatisfy { $0.sameAssignment($1) && Pose.angleDistance($0.pose.angle, $1.pose.angle) < 0.5 }
+        candidates.count == others.count && zip(candidates, others).allSatisfy { $0.sameCandidate($1) }
     }
 }

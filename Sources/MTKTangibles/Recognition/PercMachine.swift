@@ -23,6 +23,9 @@ public struct PercMachine: Sendable {
         public var phase: SearchPhase
         /// Verifying phase: the window triples still in play.
         var candidates: [Candidate] = []
+        /// Whether a sole surviving triple may be taken without a light check (not when
+        /// window traces were left unexplained).
+        var soleSurvivorAllowed = true
         var check: PendingCheck?
         /// Trace sets a light check rejected, and until when they are not offered again.
         var rejected: [[TraceID]: Seconds] = [:]
@@ -30,6 +33,8 @@ public struct PercMachine: Sendable {
 
     public struct Rest: Hashable, Sendable {
         public var pose: Pose
+        /// When it came to rest (recovery only takes traces that began later).
+        public var since: Seconds
         public var origin: InputOrigin
         /// The provenance the track had; a recovery near the pose restores it.
         public var provenanceBefore: Provenance
@@ -113,7 +118,7 @@ public struct PercMachine: Sendable {
                 for c in check.candidates {
                     s.rejected[c.traceSet] = time + config.recheckRejectedAfter
                 }
-                s.candidates.removeAll { c in check.candidates.contains { $0.sameAssignment(c) } }
+                s.candidates.removeAll { c in check.candidates.contains { $0.sameCandidate(c) } }
             case .inconclusive:
                 break
             }
@@ -133,7 +138,7 @@ public struct PercMachine: Sendable {
         case (.tracked(_, let guessUntil, let fieldOnAt), .track(let u)):
             out += u.events
             if u.isEmpty {
-                let rest = Rest(pose: u.track.pose, origin: u.track.origin, provenanceBefore: u.track.provenance,
+                let rest = Rest(pose: u.track.pose, since: time, origin: u.track.origin, provenanceBefore: u.track.provenance,
                                 fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
                 go(.resting(rest), .tracesLost, &out)
                 out.append(.provenance(.kept))
@@ -147,12 +152,14 @@ public struct PercMachine: Sendable {
             let mine = t.traces.sorted()
             let rivals = obs.windowTriples.filter { $0.traceSet != mine }
             let contested = obs.contested.contains(mine)
-            if rivals.isEmpty && !contested {
+            let unexplained = !obs.windowTraces.subtracting(mine).isEmpty
+            if rivals.isEmpty && obs.windowTuples.isEmpty && !contested && !unexplained {
                 state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
                 out.append(.guessStood)
             } else {
                 releaseAll(t, .guessWithdrawn, &out)
-                let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples)
+                let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples + obs.windowTuples,
+                               soleSurvivorAllowed: !unexplained)
                 go(.onSurface(s), .guessWithdrawn, &out)
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
@@ -213,6 +220,7 @@ public struct PercMachine: Sendable {
     private mutating func search(_ s: Search, _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) {
         var s = s
         let windowEnd = s.fieldOnAt + config.timeWindow
+        let wasVerifying = s.phase == .verifying
         switch s.phase {
         case .window:
             let w = obs.windowTriples
@@ -224,15 +232,17 @@ public struct PercMachine: Sendable {
                 state = .onSurface(s)
                 return
             }
+            let unexplained = w.count == 1 && !obs.windowTraces.subtracting(w[0].traceSet).isEmpty
             if w.isEmpty {
                 s.phase = .lightOnly
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
-            } else if w.count == 1, !obs.isContested(w[0]) {
+            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]) {
                 take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                 return
             } else {
                 s.phase = .verifying
-                s.candidates = w
+                s.soleSurvivorAllowed = !unexplained
+                s.candidates = w + obs.windowTuples
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
         case .verifying, .lightOnly:
@@ -240,8 +250,10 @@ public struct PercMachine: Sendable {
         }
         if s.phase == .verifying {
             // Keep the candidates that still fit, with their current poses.
-            s.candidates = s.candidates.compactMap { c in obs.windowTriples.first { $0.sameAssignment(c) } }
-            if s.candidates.count == 1 {
+            if wasVerifying { s.candidates = obs.verifying }
+            // A sole surviving triple is taken; a tuple is never guessed (thesis: after the
+            // window only light-confirmed tuples).
+            if s.candidates.count == 1, !s.candidates[0].isTuple, s.soleSurvivorAllowed {
                 take(s.candidates[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
                 return
             }
@@ -274,6 +286,15 @@ public struct PercMachine: Sendable {
         if chosen.isEmpty && config.checkMovingWithPrediction {
             chosen = candidates
             moving = !chosen.isEmpty
+        }
+        // A tuple whose sensor position nearly coincides with a triple's cannot be told apart
+        // from it by light (the patches overlap); the triple explains more touches, so the
+        // tuple is left out. (Tuples among themselves stay: one of them is right.)
+        if let offset = definition.lightSensorOffset {
+            let triples = chosen.filter { !$0.isTuple }.map { $0.pose.apply(offset) }
+            chosen.removeAll { c in
+                c.isTuple && triples.contains { $0.distance(to: c.pose.apply(offset)) < config.minHypothesisSeparation }
+            }
         }
         chosen = Array(chosen.prefix(config.maxHypotheses))
         guard !chosen.isEmpty else { s.check = nil; return }
@@ -352,6 +373,12 @@ public struct PercMachine: Sendable {
         case .tracked(_, let g?, let f): _ = g; return f
         default: return nil
         }
+    }
+
+    /// The candidates a verifying search keeps in play.
+    public var verifyingCandidates: [Candidate] {
+        if case .onSurface(let s) = state, s.phase == .verifying { return s.candidates }
+        return []
     }
 
     public var searchPhase: SearchPhase? {

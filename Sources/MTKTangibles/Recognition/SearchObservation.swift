@@ -5,10 +5,20 @@
 public struct SearchObservation: Sendable {
     /// Fitting triples whose traces all began inside the tangible's time window.
     public var windowTriples: [Candidate] = []
+    /// Two-trace tuples of window traces that are not part of a window triple: the PERC may
+    /// have made only two touches, so a sole window triple is no longer a safe guess.
+    public var windowTuples: [Candidate] = []
+    /// Every trace open to the PERC that began inside its time window (at the window's end).
+    /// One outside the guessed triple may be the PERC's own touch (it made fewer than three
+    /// and the triple is fingers), so the guess must be light-checked.
+    public var windowTraces: Set<TraceID> = []
     /// All fitting triples (PERC lightOnly phase; PUC search).
     public var triples: [Candidate] = []
     /// Two-trace tuples (PERC lightOnly phase only).
     public var tuples: [Candidate] = []
+    /// Verifying phase: the PERC's verifying candidates refitted to the traces' current
+    /// positions (those whose traces ended, were taken or no longer fit are left out).
+    public var verifying: [Candidate] = []
     /// Recovery around a resting tangible's kept pose (two or three traces), if any fit.
     public var nearPose: TrackUpdate?
     /// Trace sets of window triples another searching tangible could take too.

@@ -8,7 +8,9 @@
 /// 3. the pose follows three or two traces; a lone trace keeps the pose and is dropped when
 ///    it drifts away from its marker;
 /// 4. missing markers are refilled with free traces near their expected positions when the
-///    set still fits.
+///    set still fits — only traces that began after the tangible was recognised (or came
+///    to rest): a marker that comes back is a new touch; a finger that was already there
+///    is not.
 struct TrackMaintainer {
     let config: EngineConfig
     let pattern: TrianglePattern
@@ -22,7 +24,7 @@ struct TrackMaintainer {
         }
         checkDeformation(&u, scene: &scene, table: table)
         updatePose(&u, table: table)
-        if !u.isEmpty && u.track.traces.count < 3 { recover(&u, scene: scene, table: table) }
+        if !u.isEmpty && u.track.traces.count < 3 { recover(&u, scene: scene, table: table, notBefore: track.since) }
         return u
     }
 
@@ -31,7 +33,7 @@ struct TrackMaintainer {
     func recover(around pose: Pose, origin: InputOrigin, provenance: Provenance, since: Seconds,
                  scene: FrameScene, table: TraceTable) -> TrackUpdate? {
         var u = TrackUpdate(track: Track(slots: [nil, nil, nil], pose: pose, origin: origin, provenance: provenance, since: since))
-        recover(&u, scene: scene, table: table)
+        recover(&u, scene: scene, table: table, notBefore: since)
         guard u.track.traces.count >= 2 else { return nil }
         updatePose(&u, table: table)
         return u
@@ -111,12 +113,13 @@ struct TrackMaintainer {
         }
     }
 
-    private func recover(_ u: inout TrackUpdate, scene: FrameScene, table: TraceTable) {
+    private func recover(_ u: inout TrackUpdate, scene: FrameScene, table: TraceTable, notBefore: Seconds) {
         var adopted: [(Int, TraceID)] = []
         for m in 0..<3 where u.track.slots[m] == nil {
             let expected = u.track.pose.apply(pattern.markers[m])
             guard let id = scene.nearestFree(to: expected, radius: config.recoveryRadius, origin: u.track.origin,
-                                             owner: owner, excluding: u.track.traces + adopted.map(\.1)) else { continue }
+                                             owner: owner, excluding: u.track.traces + adopted.map(\.1),
+                                             notBefore: notBefore) else { continue }
             adopted.append((m, id))
         }
         guard !adopted.isEmpty else { return }

@@ -31,8 +31,10 @@ public struct Scenario: Hashable, Sendable, Codable {
     public static func decode(_ data: Data) throws(ScenarioError) -> Scenario {
         let s: Scenario
         do { s = try JSONDecoder().decode(Scenario.self, from: data) }
-        catch let e as DecodingError { throw ScenarioError(e) }
-        catch { throw ScenarioError(path: "", message: "\(error)") }
+        catch let e as DecodingError {
+            if case .dataCorrupted(let ctx) = e, ctx.codingPath.isEmpty { throw ScenarioError(syntaxIn: data) }
+            throw ScenarioError(e)
+        } catch { throw ScenarioError(path: "", message: "\(error)") }
         try s.validate()
         return s
     }

@@ -1,5 +1,7 @@
 // Why a scenario could not be read, and where in the JSON.
 
+import Foundation
+
 /// A scenario that cannot be used: `path` says where (e.g. `steps[3].place.angle`).
 public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Where in the scenario, as a JSON path (`""` for the whole document).
@@ -37,6 +39,24 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         @unknown default:
             self.init(path: "", message: "\(error)")
         }
+    }
+
+    /// A JSON syntax error, located by line and column.
+    init(syntaxIn data: Data) {
+        var detail = "the document is not JSON"
+        do { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+            let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            detail = text
+            // Foundation names a character offset; people need a line and a column.
+            if let r = text.range(of: #"character (\d+)"#, options: .regularExpression),
+               let offset = Int(text[r].dropFirst("character ".count)) {
+                let before = data.prefix(offset)
+                let line = before.filter { $0 == 10 }.count + 1
+                let column = offset - (before.lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
+                detail += " (line \(line), column \(column))"
+            }
+        }
+        self.init(path: "", message: "not valid JSON: \(detail)")
     }
 
     private static func describe(_ type: Any.Type) -> String {

@@ -17,12 +17,12 @@ public struct ScenarioPoint: Hashable, Sendable, Codable, ExpressibleByArrayLite
     public init(from decoder: any Decoder) throws {
         var c = try decoder.unkeyedContainer()
         guard c.count == 2 else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "a point is [x, y] (two numbers, millimetres)")
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a point is [x, y] (two numbers, millimetres)"))
         }
         x = try c.decode(Double.self)
         y = try c.decode(Double.self)
         guard x.isFinite, y.isFinite else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "a point's coordinates must be finite")
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a point's coordinates must be finite"))
         }
     }
 

@@ -36,7 +36,9 @@ public struct ScenarioRunner: Sendable {
         clock = SimFrameClock(rate: frameRate)
     }
 
+    /// The current virtual time (seconds from the scenario's start, across loops).
     public var now: Seconds { world.now }
+    /// Whether the scenario starts again after its duration.
     public var isLooping: Bool { scenario.loop ?? false }
     /// A scenario that does not loop is finished at its duration.
     public var isFinished: Bool { !isLooping && world.now >= scenario.duration }

@@ -7,20 +7,24 @@
 ///     let frame = clock.next { world.advance(to: $0) }
 public struct SimFrameClock: Sendable {
     public let rate: Double
-    /// The time of the next frame.
-    public private(set) var nextTime: Seconds
+    public let start: Seconds
+    /// Frames cut so far.
+    public private(set) var count = 0
     private var assembler = FrameAssembler()
 
     public init(rate: Double = 120, start: Seconds = 0) {
         self.rate = rate
-        self.nextTime = start
+        self.start = start
     }
+
+    /// The time of the next frame (counted from the start, so that it does not drift).
+    public var nextTime: Seconds { start + Double(count) / rate }
 
     /// Runs the simulation to the next frame time (via `advance`) and cuts that frame.
     public mutating func next(_ advance: (Seconds) -> SimOutput) -> Frame {
         let t = nextTime
         advance(t).add(to: &assembler)
-        nextTime = t + 1 / rate
+        count += 1
         return assembler.cut(at: t)
     }
 }

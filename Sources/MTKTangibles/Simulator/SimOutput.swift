@@ -19,7 +19,8 @@ public struct SimOutput: Hashable, Sendable {
         for p in presented { assembler.add(p) }
     }
 
-    mutating func append(_ other: SimOutput) {
+    /// Adds what `other` delivered after this (for collecting several advances).
+    public mutating func append(_ other: SimOutput) {
         contacts += other.contacts; sensorEvents += other.sensorEvents; presented += other.presented
     }
 }

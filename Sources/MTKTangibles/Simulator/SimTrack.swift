@@ -50,7 +50,7 @@ struct SimTrack: Hashable, Sendable {
     /// Drops the plan after `t` and continues from where it is at `t`.
     mutating func cut(at t: Seconds) {
         let here = key(at: t)
-        keys.removeAll { $0.time >= t }
+        while let last = keys.last, last.time >= t { keys.removeLast() }
         keys.append(here)
     }
 

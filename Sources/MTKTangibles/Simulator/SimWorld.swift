@@ -257,8 +257,9 @@ public struct SimWorld: Sendable {
     public func truePose(of id: TangibleID, at time: Seconds? = nil) -> Pose? {
         let t = time ?? now
         guard let i = index[id], let track = bodies[i].track else { return nil }
-        let onThen = truth.placements.contains { $0.tangible == id && $0.placedAt <= t && ($0.liftedAt.map { t < $0 } ?? true) }
-        return onThen ? track.pose(at: t) : nil
+        guard let p = truth.placements.last(where: { $0.tangible == id && $0.placedAt <= t }),
+              p.liftedAt.map({ t < $0 }) ?? true else { return nil }
+        return track.pose(at: t)
     }
 
     /// Where the PERC's light sensor really is now; nil off the surface or for a PUC.
@@ -268,7 +269,9 @@ public struct SimWorld: Sendable {
         return pose.apply(offset)
     }
 
+    /// Whether the tangible is on the surface now (placed and not lifted).
     public func isOnSurface(_ id: TangibleID) -> Bool { index[id].map { bodies[$0].onSurface } ?? false }
+    /// Whether the PERC's BLE link is up now (in range).
     public func isLinked(_ id: TangibleID) -> Bool { index[id].map { bodies[$0].linkUp } ?? false }
     /// The light state the PERC's sensor holds now (what it last reported, or would report).
     public func sensedLight(of id: TangibleID) -> LightColour? { index[id].map { bodies[$0].sensed } }

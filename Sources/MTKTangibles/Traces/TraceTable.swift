@@ -5,7 +5,7 @@
 /// says `end`) and then move to history, where the compress and deletion times bound memory.
 public struct TraceTable: Sendable {
     private struct ContactKey: Hashable, Sendable {
-        var origin: InputOrigin
+        var origin: Int
         var contact: Int64
     }
 
@@ -13,8 +13,11 @@ public struct TraceTable: Sendable {
     private var nextID: TraceID = 1
     /// Live traces (alive, or ended in the current frame), in order of their begin.
     private(set) var live: [TraceRecord] = []
-    private var liveIndex: [TraceID: Int] = [:]
+    private(set) var liveIndex: [TraceID: Int] = [:]
     private var byContact: [ContactKey: TraceID] = [:]
+    /// Small numbers for input origins (hashing the device name once, not per update).
+    private var originIDs: [InputOrigin: Int] = [:]
+    private var lastOrigin: (origin: InputOrigin, id: Int)?
     private var history: [TraceID: TraceRecord] = [:]
     /// Ended traces in order of their end, for the compress and deletion sweeps.
     private var endOrder: [(id: TraceID, end: Seconds)] = []
@@ -45,40 +48,27 @@ public struct TraceTable: Sendable {
             live[i].summary.lastTime = frame.time
             live[i].summary.lastPhase = .move
         }
-        for i in live.indices { trim(&live[i]) }
+        // `trim` is static on purpose: a method on `self` would make Swift copy the table to
+        // pass `self` alongside `&live[i]`, and every trim would then copy the live array.
+        let settings = self.settings
+        for i in live.indices { Self.trim(&live[i], settings) }
         sweepHistory()
         return changes
     }
 
     private mutating func apply(_ u: ContactUpdate, frame: Frame, changes: inout TraceChanges) {
-        let key = ContactKey(origin: u.origin, contact: u.contactID)
+        let key = ContactKey(origin: originID(u.origin), contact: u.contactID)
         let entry = TraceEntry(frame: frame.number, time: frame.time, position: u.position, raw: u.raw,
                                major: u.major, minor: u.minor, orientation: u.orientation,
                                phase: u.phase, arrival: u.arrival)
         if let id = byContact[key], u.phase != .begin, let slot = liveIndex[id] {
-            var r = live[slot]
-            var e = entry
-            if let last = r.entries.last, last.frame == frame.number {
-                // A second sample in this frame: the earlier one becomes a coalesced sample.
-                r.samples.append(TraceSample(frame: last.frame, time: last.time, arrival: last.arrival, position: last.position))
-                if last.phase == .begin && e.phase == .move { e.phase = .begin }
-                r.entries[r.entries.count - 1] = e
-                r.summary.pathLength += r.entries.count >= 2 ? e.position.distance(to: r.entries[r.entries.count - 2].position) : 0
-                r.summary.pathLength -= r.entries.count >= 2 ? last.position.distance(to: r.entries[r.entries.count - 2].position) : 0
-            } else {
-                if let last = r.entries.last { r.summary.pathLength += e.position.distance(to: last.position) }
-                r.entries.append(e)
-                r.summary.entryCount += 1
-            }
-            r.summary.lastPosition = e.position
-            r.summary.lastTime = frame.time
-            r.summary.lastPhase = e.phase
+            // In place: a copy of the record would copy its whole entry buffer.
+            Self.record(entry, frame: frame, into: &live[slot])
             if u.phase == .end {
-                r.summary.endedAt = frame.time
+                live[slot].summary.endedAt = frame.time
                 byContact[key] = nil
                 changes.ended.append(id)
             }
-            live[slot] = r
             return
         }
         if u.phase == .end { changes.unknownContactUpdates += 1; return }
@@ -110,25 +100,54 @@ public struct TraceTable: Sendable {
         changes.began.append(id)
     }
 
-    private mutating func retireEnded(into changes: inout TraceChanges) {
-        guard live.contains(where: { $0.summary.isEnded }) else { return }
-        var kept: [TraceRecord] = []
-        kept.reserveCapacity(live.count)
-        for r in live {
-            if let end = r.summary.endedAt {
-                history[r.summary.id] = r
-                endOrder.append((r.summary.id, end))
-                changes.retired.append(r.summary.id)
-            } else {
-                kept.append(r)
+    /// Writes the frame's sample into a live record: a second sample in the same frame
+    /// turns the earlier one into a coalesced sample.
+    private static func record(_ entry: TraceEntry, frame: Frame, into r: inout TraceRecord) {
+        var e = entry
+        let n = r.entries.count
+        if n > 0, r.entries[n - 1].frame == frame.number {
+            let last = r.entries[n - 1]
+            r.samples.append(TraceSample(frame: last.frame, time: last.time, arrival: last.arrival, position: last.position))
+            if last.phase == .begin && e.phase == .move { e.phase = .begin }
+            if n >= 2 {
+                let before = r.entries[n - 2].position
+                r.summary.pathLength += e.position.distance(to: before) - last.position.distance(to: before)
             }
+            r.entries[n - 1] = e
+        } else {
+            if n > 0 { r.summary.pathLength += e.position.distance(to: r.entries[n - 1].position) }
+            r.entries.append(e)
+            r.summary.entryCount += 1
         }
-        live = kept
-        liveIndex.removeAll(keepingCapacity: true)
-        for (i, r) in live.enumerated() { liveIndex[r.summary.id] = i }
+        r.summary.lastPosition = e.position
+        r.summary.lastTime = frame.time
+        r.summary.lastPhase = e.phase
     }
 
-    private func trim(_ r: inout TraceRecord) {
+    private mutating func originID(_ o: InputOrigin) -> Int {
+        if let last = lastOrigin, last.origin == o { return last.id }
+        let id: Int
+        if let known = originIDs[o] { id = known } else { id = originIDs.count; originIDs[o] = id }
+        lastOrigin = (o, id)
+        return id
+    }
+
+    private mutating func retireEnded(into changes: inout TraceChanges) {
+        var any = false
+        for r in live where r.summary.isEnded {
+            history[r.summary.id] = r
+            endOrder.append((r.summary.id, r.summary.endedAt!))
+            changes.retired.append(r.summary.id)
+            any = true
+        }
+        guard any else { return }
+        // In place: keeps the buffer's capacity, so appends this frame do not reallocate.
+        live.removeAll { $0.summary.isEnded }
+        liveIndex.removeAll(keepingCapacity: true)
+        for i in live.indices { liveIndex[live[i].summary.id] = i }
+    }
+
+    private static func trim(_ r: inout TraceRecord, _ settings: TraceSettings) {
         if r.entries.count > settings.maxEntriesPerTrace {
             // Drop a quarter at once so trimming stays amortised O(1) per entry.
             r.entries.removeFirst(max(1, r.entries.count - settings.maxEntriesPerTrace * 3 / 4))

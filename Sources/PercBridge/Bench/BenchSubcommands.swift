@@ -3,4 +3,8 @@ import ArgumentParser
 
 let benchSubcommands: [any ParsableCommand.Type] = [
     LightCheckBench.self,
+    DBusSignalBench.self,
+    EngineBench.self,
+    AccuracyBench.self,
+    InputBench.self,
 ]

@@ -136,19 +136,21 @@ struct BenchRow {
 
     var median: Double { Double(confirmTimes.valueAtPercentile(50)) / 1000 }
     var p95: Double { Double(confirmTimes.valueAtPercentile(95)) / 1000 }
+    var mean: Double { confirmTimes.mean / 1000 }
 
-    static let header = "row              scheduler   median ms  p95 ms  checks  right  wrong  inconcl  rejected  undecided  outside patch-frames/case (share)  outside patches/case"
+    static let header = "row              scheduler   median ms  p95 ms  mean ms  checks  right  wrong  inconcl  rejected  undecided  outside patch-frames/case (share)  outside patches/case"
 
     func line(_ row: String, _ name: String) -> String {
         let share = patchFrames > 0 ? 100 * Double(outsideFrames) / Double(patchFrames) : 0
-        return pad(row, 17) + pad(name, 12) + lpad(fmt(median), 9) + lpad(fmt(p95), 8) + lpad("\(checks)", 8)
+        return pad(row, 17) + pad(name, 12) + lpad(fmt(median), 9) + lpad(fmt(p95), 8) + lpad(fmt(mean), 9) + lpad("\(checks)", 8)
             + lpad("\(right)", 7) + lpad("\(wrong)", 7) + lpad("\(inconclusive)", 9) + lpad("\(rejected)", 10)
             + lpad("\(undecided)", 11) + lpad(fmt(Double(outsideFrames) / Double(max(caseCount, 1))) + " (" + fmt(share) + "%)", 36)
             + lpad(fmt(Double(outsidePatches) / Double(max(caseCount, 1))), 22)
     }
 
     static func ratio(_ row: String, _ a: BenchRow, _ b: BenchRow) -> String {
-        "\(row): median ratio \(fmt(a.median / max(b.median, 1e-9)))x, p95 ratio \(fmt(a.p95 / max(b.p95, 1e-9)))x, wrong \(a.wrong) vs \(b.wrong)"
+        "\(row): median ratio \(fmt(a.median / max(b.median, 1e-9)))x, p95 ratio \(fmt(a.p95 / max(b.p95, 1e-9)))x, "
+            + "mean ratio \(fmt(a.mean / max(b.mean, 1e-9)))x, wrong \(a.wrong) vs \(b.wrong)"
     }
 }
 

@@ -14,23 +14,35 @@ public final class FrameClock: Sendable {
     public let ticker: FrameTicker
     public let frames: AsyncStream<Frame>
     private let continuation: AsyncStream<Frame>.Continuation
+    /// Writes every input and tick in the order the assembler sees them (under its lock), so
+    /// `percbridge replay` cuts identical frames.
+    public let recorder: Recorder?
 
-    public init(mode: TickSchedule.Mode = .fixedRate(hz: 120), bufferedFrames: Int = 256) {
+    public init(mode: TickSchedule.Mode = .fixedRate(hz: 120), recorder: Recorder? = nil, bufferedFrames: Int = 256) {
         ticker = FrameTicker(mode: mode)
+        self.recorder = recorder
         (frames, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(bufferedFrames))
     }
 
-    public func add(_ c: ContactUpdate) { assembler.withLock { $0.add(c) } }
-    public func add(contacts: [ContactUpdate]) { assembler.withLock { a in for c in contacts { a.add(c) } } }
-    public func add(_ e: SensorEvent) { assembler.withLock { $0.add(e) } }
+    public func add(_ c: ContactUpdate) { assembler.withLock { $0.add(c); recorder?.record(c) } }
+    public func add(contacts: [ContactUpdate]) {
+        assembler.withLock { a in for c in contacts { a.add(c); recorder?.record(c) } }
+    }
+    public func add(_ e: SensorEvent) { assembler.withLock { $0.add(e); recorder?.record(e) } }
     /// An app's presented report: kept in the frame, and in follow mode it cuts the frame.
     public func add(_ p: PresentedOverlay) {
-        assembler.withLock { $0.add(p) }
+        assembler.withLock { $0.add(p); recorder?.record(p) }
         ticker.presented(at: p.from)
     }
 
     /// Cuts a frame now (also what each tick does). Exposed for tests and replay.
-    public func cut(at time: Seconds) -> Frame { assembler.withLock { $0.cut(at: time) } }
+    public func cut(at time: Seconds) -> Frame {
+        assembler.withLock { a in
+            let f = a.cut(at: time)
+            recorder?.recordFrame(f)
+            return f
+        }
+    }
 
     /// Starts ticking. Each frame goes to `onFrame` (on the clock's thread) and to `frames`.
     public func start(onFrame: (@Sendable (Frame) -> Void)? = nil) {
@@ -44,5 +56,6 @@ public final class FrameClock: Sendable {
     public func stop() {
         ticker.stop()
         continuation.finish()
+        recorder?.flush()
     }
 }

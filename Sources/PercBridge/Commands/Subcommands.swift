@@ -3,6 +3,12 @@ import ArgumentParser
 
 let allSubcommands: [any ParsableCommand.Type] = [
     VersionCommand.self,
+    ScanCommand.self,
+    PairCommand.self,
+    MonitorCommand.self,
+    InputCommand.self,
+    RecordCommand.self,
+    ReplayCommand.self,
     ConfigCommand.self,
     DemoCommand.self,
     BenchCommand.self,

@@ -11,6 +11,15 @@ public enum PosixClock {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
+    /// CLOCK_REALTIME minus CLOCK_MONOTONIC now: maps wall-clock event times (a device that
+    /// refused EVIOCSCLOCKID) onto the monotonic timeline.
+    public static func realtimeOffset() -> Seconds {
+        var rt = timespec(), mono = timespec()
+        clock_gettime(CLOCK_REALTIME, &rt)
+        clock_gettime(CLOCK_MONOTONIC, &mono)
+        return (Double(rt.tv_sec) - Double(mono.tv_sec)) + (Double(rt.tv_nsec) - Double(mono.tv_nsec)) / 1e9
+    }
+
     /// Sleeps until CLOCK_MONOTONIC reaches `deadline` (absolute, so no drift accumulates
     /// over many ticks); retried on EINTR. Returns at once when the deadline has passed.
     public static func sleep(until deadline: Seconds) {

@@ -10,6 +10,18 @@ enum Helper {
 
     struct Output { var status: Int32; var stdout: String; var stderr: String }
 
+    /// Runs blocking work (a child process) off the cooperative pool, so waiting for it does
+    /// not starve other tests' tasks (the pool has one thread per core).
+    static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { c in
+            Thread { c.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    static func runAsync(_ exe: String, _ args: [String], timeout: Double = 20) async throws -> Output {
+        try await offload { try run(exe, args, timeout: timeout) }
+    }
+
     /// Runs a program to its end (killed after `timeout` s), returning its output.
     static func run(_ exe: String, _ args: [String], stdin: String? = nil, timeout: Double = 20) throws -> Output {
         let p = Process()

@@ -73,7 +73,7 @@ import MTKTangibles
         let evemu = Array(try String(contentsOfFile: Fixture.evemu("Atmel maXTouch Touchscreen.2-fingers-touch-release.events"), encoding: .utf8).utf8)
         let yml = Array(try String(contentsOfFile: Fixture.path("libinput-record/atmel-2-fingers-touch-release.yml"), encoding: .utf8).utf8)
         var parsed = 0, rejected = 0
-        let runs = 400
+        let runs = 200
         for i in 0..<runs {
             let seed = i % 2 == 0 ? evemu : yml
             // Mutate a window so the rest of the file stays valid and parsing gets deep.

@@ -1,0 +1,62 @@
+// Typed calls to the BlueZ emulator's control interface (org.percbridge.BlueZEmulator1).
+
+/// Drives the emulator (scripts/bluez-emulator/README.md lists what each call does).
+struct BlueZEmulatorControl: Sendable {
+    static let name = "org.percbridge.BlueZEmulator"
+    static let path: DBusObjectPath = "/org/percbridge/BlueZEmulator"
+    static let interface = "org.percbridge.BlueZEmulator1"
+
+    let connection: DBusConnection
+
+    @discardableResult
+    func call(_ member: String, _ args: [DBusValue] = []) async throws -> DBusReply {
+        try await connection.call(destination: Self.name, path: Self.path, interface: Self.interface, member: member,
+                                  arguments: args, timeout: .seconds(10))
+    }
+
+    func addPerc(_ address: String, name: String, profile: String, rssi: Int16 = -60, adapter: String = "hci0") async throws {
+        try await call("AddPerc", [.string(adapter), .string(address), .string(name), .string(profile), .int16(rssi)])
+    }
+
+    func setPairMode(_ address: String, _ mode: String) async throws { try await call("SetPairMode", [.string(address), .string(mode)]) }
+    func setAcquireNotify(_ address: String, _ allowed: Bool) async throws {
+        try await call("SetAcquireNotify", [.string(address), .boolean(allowed)])
+    }
+    func setInRange(_ address: String, _ inRange: Bool) async throws { try await call("SetInRange", [.string(address), .boolean(inRange)]) }
+    func dropLink(_ address: String) async throws { try await call("DropLink", [.string(address)]) }
+    func startStream(_ address: String, rate: Double, count: UInt32) async throws {
+        try await call("StartStream", [.string(address), .double(rate), .uint32(count)])
+    }
+    func startStreamAll(rate: Double, count: UInt32) async throws { try await call("StartStreamAll", [.double(rate), .uint32(count)]) }
+    func stopStream(_ address: String) async throws { try await call("StopStream", [.string(address)]) }
+
+    @discardableResult
+    func sendV1(_ address: String, field: UInt8, light: UInt8, raw: UInt16 = 0) async throws -> Bool {
+        try await call("SendV1", [.string(address), .byte(field), .byte(light), .uint16(raw)]).arguments.first?.bool ?? false
+    }
+
+    func dropSequence(_ address: String, _ n: UInt16) async throws { try await call("DropSequence", [.string(address), .uint16(n)]) }
+
+    @discardableResult
+    func sendRaw(_ address: String, _ bytes: [UInt8]) async throws -> Bool {
+        try await call("SendRaw", [.string(address), .bytes(bytes)]).arguments.first?.bool ?? false
+    }
+
+    @discardableResult
+    func sendMtk(_ address: String, _ text: String, chunk: UInt32) async throws -> Int {
+        try await call("SendMtk", [.string(address), .string(text), .uint32(chunk)]).arguments.first?.int ?? 0
+    }
+
+    func stats(_ address: String) async throws -> [String: DBusValue] {
+        try await call("Stats", [.string(address)]).arguments.first?.stringVariantDictionary ?? [:]
+    }
+
+    func writes(_ address: String) async throws -> [[UInt8]] {
+        try await call("Writes", [.string(address)]).arguments.first?.array?.compactMap(\.bytes) ?? []
+    }
+
+    func unplugAdapter(_ name: String) async throws { try await call("UnplugAdapter", [.string(name)]) }
+    func plugAdapter(_ name: String, powered: Bool) async throws { try await call("PlugAdapter", [.string(name), .boolean(powered)]) }
+    func vanish(seconds: Double) async throws { try await call("Vanish", [.double(seconds)]) }
+    func returnBluetoothd() async throws { try await call("Return") }
+}

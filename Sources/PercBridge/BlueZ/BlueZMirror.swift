@@ -1,0 +1,250 @@
+// A mirror of BlueZ's object tree: adapters, devices, GATT services and characteristics, typed.
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps a copy of BlueZ's objects, following its signals, and tells listeners what changed.
+///
+/// Order (as BLUEZ-NOTES.md and Bleak do it): subscribe to InterfacesAdded/Removed,
+/// PropertiesChanged and NameOwnerChanged(org.bluez) first, then GetManagedObjects; every
+/// signal updates the mirror before any listener hears of it. An adapter's removal drops
+/// everything under its path (BlueZ does not promise removals of the children). When
+/// bluetoothd leaves the bus the mirror empties; when it returns, a new snapshot is taken.
+///
+/// Listeners and waiters run on the D-Bus connection's event loop thread: they must be quick.
+final class BlueZMirror: Sendable {
+    typealias Listener = @Sendable (BlueZChange) -> Void
+
+    let connection: DBusConnection
+    let logger: Logger
+
+    private struct State {
+        var objects: [DBusObjectPath: [String: BlueZ.Properties]] = [:]
+        var owner: String?
+        var listeners: [Int: Listener] = [:]
+        var nextListener = 1
+        var subscriptions: [DBusSignalSubscription] = []
+        var generation = 0
+        /// Grows with every snapshot and every adapter that appears: waiters that back off
+        /// wake early when it moves (something worth retrying for happened).
+        var epoch = 0
+    }
+
+    private let state = Mutex(State())
+
+    init(connection: DBusConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    deinit {
+        for s in state.withLock({ $0.subscriptions }) { s.cancel() }
+    }
+
+    // MARK: start
+
+    /// Subscribes to BlueZ's signals, then takes the first snapshot. Throws only for D-Bus
+    /// failures of our own connection; a missing bluetoothd is a state, not an error.
+    func start() async throws {
+        let handler: @Sendable (DBusSignal) -> Void = { [weak self] in self?.handle($0) }
+        var subs: [DBusSignalSubscription] = []
+        subs.append(try await connection.subscribe(
+            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesAdded"), handler: handler))
+        subs.append(try await connection.subscribe(
+            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesRemoved"), handler: handler))
+        subs.append(try await connection.subscribe(
+            DBusMatchRule(sender: BlueZ.service, pathNamespace: BlueZ.base, interface: BlueZ.properties,
+                          member: "PropertiesChanged"), handler: handler))
+        subs.append(try await connection.subscribe(
+            DBusMatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                          arguments: [0: BlueZ.service]), handler: handler))
+        state.withLock { $0.subscriptions = subs }
+        await snapshot()
+    }
+
+    /// Replaces the mirror with GetManagedObjects (bluetoothd absent: leaves it empty).
+    private func snapshot() async {
+        let generation = state.withLock { $0.generation }
+        do {
+            let reply = try await connection.call(destination: BlueZ.service, path: BlueZ.root,
+                                                  interface: BlueZ.objectManager, member: "GetManagedObjects",
+                                                  timeout: .seconds(10))
+            var objects: [DBusObjectPath: [String: BlueZ.Properties]] = [:]
+            if case .dictionary(_, _, let entries)? = reply.arguments.first {
+                for entry in entries {
+                    guard case .objectPath(let path) = entry.key else { continue }
+                    objects[path] = Self.interfaces(entry.value)
+                }
+            }
+            let applied = state.withLock { s -> Bool in
+                // A vanish/return while we waited makes this snapshot stale.
+                guard s.generation == generation else { return false }
+                s.objects = objects
+                s.owner = reply.sender
+                s.epoch += 1
+                return true
+            }
+            if applied {
+                logger.info("BlueZ: snapshot of \(objects.count) objects (\(adapters.count) adapters, \(devices.count) devices)")
+                notify(.snapshotTaken)
+            }
+        } catch {
+            logger.info("BlueZ: no bluetoothd on the \(connection.bus) (\(error)); waiting for it to appear")
+        }
+    }
+
+    // MARK: queries
+
+    var bluetoothdPresent: Bool { state.withLock { $0.owner != nil } }
+
+    /// See `State.epoch`.
+    var epoch: Int { state.withLock { $0.epoch } }
+
+    var adapters: [BlueZ.Adapter] {
+        records(BlueZ.adapterInterface).map { BlueZ.Adapter(path: $0.0, properties: $0.1) }
+    }
+
+    var devices: [BlueZ.Device] {
+        records(BlueZ.deviceInterface).map { BlueZ.Device(path: $0.0, properties: $0.1) }
+    }
+
+    func device(address: String) -> BlueZ.Device? {
+        devices.filter { $0.address.caseInsensitiveCompare(address) == .orderedSame }
+            .max { ($0.connected ? 1 : 0, $0.paired ? 1 : 0) < ($1.connected ? 1 : 0, $1.paired ? 1 : 0) }
+    }
+
+    func device(path: DBusObjectPath) -> BlueZ.Device? {
+        state.withLock { $0.objects[path]?[BlueZ.deviceInterface] }.map { BlueZ.Device(path: path, properties: $0) }
+    }
+
+    func adapter(path: DBusObjectPath) -> BlueZ.Adapter? {
+        state.withLock { $0.objects[path]?[BlueZ.adapterInterface] }.map { BlueZ.Adapter(path: path, properties: $0) }
+    }
+
+    func services(of device: DBusObjectPath) -> [BlueZ.GattService] {
+        records(BlueZ.gattServiceInterface).filter { $0.0.isWithin(device) }
+            .map { BlueZ.GattService(path: $0.0, properties: $0.1) }
+    }
+
+    func characteristics(of device: DBusObjectPath) -> [BlueZ.GattCharacteristic] {
+        records(BlueZ.gattCharacteristicInterface).filter { $0.0.isWithin(device) }
+            .map { BlueZ.GattCharacteristic(path: $0.0, properties: $0.1) }
+    }
+
+    /// The characteristic with this UUID inside the service with that UUID, on a device.
+    func characteristic(device: DBusObjectPath, service: String, uuid: String) -> BlueZ.GattCharacteristic? {
+        let servicePaths = Set(services(of: device).filter { $0.uuid == service }.map(\.path))
+        return characteristics(of: device).filter { $0.uuid == uuid && $0.service.map(servicePaths.contains) == true }
+            .min { $0.path < $1.path }
+    }
+
+    private func records(_ interface: String) -> [(DBusObjectPath, BlueZ.Properties)] {
+        state.withLock { s in s.objects.compactMap { path, ifaces in ifaces[interface].map { (path, $0) } } }
+            .sorted { $0.0 < $1.0 }
+    }
+
+    // MARK: listeners
+
+    /// Adds a listener; keep the id to remove it. Listeners run on the event loop thread.
+    @discardableResult
+    func addListener(_ listener: @escaping Listener) -> Int {
+        state.withLock { s in
+            let id = s.nextListener
+            s.nextListener += 1
+            s.listeners[id] = listener
+            return id
+        }
+    }
+
+    func removeListener(_ id: Int) {
+        _ = state.withLock { $0.listeners.removeValue(forKey: id) }
+    }
+
+    /// Re-runs listeners without a BlueZ change (e.g. a notify socket hung up), so that
+    /// waiters can look at conditions that are not in the tree.
+    func poke() { notify(.snapshotTaken) }
+
+    private func notify(_ change: BlueZChange) {
+        for listener in state.withLock({ Array($0.listeners.values) }) { listener(change) }
+    }
+
+    // MARK: signals
+
+    private func handle(_ signal: DBusSignal) {
+        switch signal.member {
+        case "InterfacesAdded":
+            guard signal.arguments.count == 2, case .objectPath(let path) = signal.arguments[0] else { return }
+            let added = Self.interfaces(signal.arguments[1])
+            state.withLock { s in
+                var current = s.objects[path] ?? [:]
+                for (name, props) in added { current[name, default: BlueZ.Properties()].merge(props) }
+                s.objects[path] = current
+                if added[BlueZ.adapterInterface] != nil { s.epoch += 1 }
+            }
+            notify(.interfacesAdded(path, Array(added.keys)))
+        case "InterfacesRemoved":
+            guard signal.arguments.count == 2, case .objectPath(let path) = signal.arguments[0],
+                  case .array(_, let names) = signal.arguments[1] else { return }
+            let removed = names.compactMap(\.string)
+            let droppedSubtree = state.withLock { s -> Int in
+                guard var current = s.objects[path] else { return 0 }
+                for name in removed { current[name] = nil }
+                s.objects[path] = current.isEmpty ? nil : current
+                // An adapter (or device) going takes everything below it along.
+                guard removed.contains(BlueZ.adapterInterface) || removed.contains(BlueZ.deviceInterface) else { return 0 }
+                let below = s.objects.keys.filter { $0 != path && $0.isWithin(path) }
+                for p in below { s.objects[p] = nil }
+                return below.count
+            }
+            if removed.contains(BlueZ.adapterInterface) {
+                logger.info("BlueZ: adapter \(path) removed (dropped \(droppedSubtree) objects below it)")
+            }
+            notify(.interfacesRemoved(path, removed))
+        case "PropertiesChanged":
+            guard signal.arguments.count >= 2, case .string(let interface) = signal.arguments[0] else { return }
+            let changed = BlueZ.Properties(dictionary: signal.arguments[1])
+            var invalidated: [String] = []
+            if signal.arguments.count > 2 { invalidated = signal.arguments[2].stringArray ?? [] }
+            let path = signal.path
+            let known = state.withLock { s -> Bool in
+                guard s.objects[path] != nil else { return false }
+                s.objects[path]![interface, default: BlueZ.Properties()].merge(changed, invalidated: invalidated)
+                return true
+            }
+            if known {
+                notify(.propertiesChanged(path, interface: interface, changed: changed, invalidated: invalidated,
+                                          arrival: signal.receivedAt))
+            }
+        case "NameOwnerChanged":
+            guard signal.arguments.count == 3, case .string(let newOwner) = signal.arguments[2] else { return }
+            let hadOwner = state.withLock { s -> Bool in
+                let had = s.owner != nil
+                s.owner = nil
+                s.objects = [:]
+                s.generation += 1
+                return had
+            }
+            if hadOwner {
+                logger.info("BlueZ: bluetoothd left the bus; all links are lost until it returns")
+                notify(.bluetoothdVanished)
+            }
+            if !newOwner.isEmpty {
+                logger.info("BlueZ: bluetoothd is on the bus again (\(newOwner)); taking a new snapshot")
+                Task { await self.snapshot() }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Parses `a{sa{sv}}` (interfaces and their properties).
+    private static func interfaces(_ value: DBusValue) -> [String: BlueZ.Properties] {
+        guard let entries = value.dictionaryEntries else { return [:] }
+        var result: [String: BlueZ.Properties] = [:]
+        for entry in entries {
+            guard case .string(let name) = entry.key else { continue }
+            result[name] = BlueZ.Properties(dictionary: entry.value)
+        }
+        return result
+    }
+}

@@ -1,0 +1,341 @@
+// One registered PERC's BLE link: connect, subscribe, decode, report, reconnect with backoff.
+import Foundation
+import Logging
+import MTKTangibles
+import Synchronization
+
+/// Keeps one PERC connected for as long as `run()` runs, and turns its notifications into
+/// `SensorEvent`s (kind `.link` 1/0 when it comes into range / goes out of range).
+///
+/// The loop waits on mirror changes, never polls: for bluetoothd, for an adapter, for the
+/// device (discovering only while it is unknown, and never while connecting), then
+/// connects, waits for ServicesResolved, finds the profile's characteristics by UUID,
+/// subscribes through AcquireNotify (falling back to StartNotify when the device or BlueZ
+/// refuses), and waits for the link to go. Failed connects back off exponentially up to
+/// `maxBackoff`; a new snapshot (bluetoothd returned) or a new adapter cuts the wait short.
+final class PercLink: Sendable {
+    struct Configuration: Sendable {
+        var address: String
+        var tangible: TangibleID
+        /// nil: detect from the services found.
+        var profile: PercProfile? = nil
+        var lightWhiteValue = 1
+        var preferAcquireNotify = true
+        var initialBackoff: Duration = .milliseconds(250)
+        var maxBackoff: Duration = .seconds(30)
+        var connectTimeout: Duration = .seconds(20)
+    }
+
+    typealias EventHandler = @Sendable (SensorEvent) -> Void
+    typealias StatusHandler = @Sendable (PercLinkStatus) -> Void
+
+    let configuration: Configuration
+    private let mirror: BlueZMirror
+    private let discovery: BlueZDiscovery
+    private let calls: BlueZCalls
+    private let logger: Logger
+    private let onEvent: EventHandler
+    private let onStatus: StatusHandler
+
+    private struct State {
+        var decoder: PercDecoder?
+        var socketClosed = false
+        var writePath: DBusObjectPath?
+        var writeWithResponse = false
+        var profile: PercProfile?
+        var path: NotifyPath?
+        var linkUps = 0
+        var earlierStats = NotificationStats()
+    }
+    private let state = Mutex(State())
+
+    init(configuration: Configuration, mirror: BlueZMirror, discovery: BlueZDiscovery, logger: Logger,
+         onEvent: @escaping EventHandler, onStatus: @escaping StatusHandler = { _ in }) {
+        self.configuration = configuration
+        self.mirror = mirror
+        self.discovery = discovery
+        self.calls = BlueZCalls(connection: mirror.connection)
+        var logger = logger
+        logger[metadataKey: "perc"] = "\(configuration.address)"
+        self.logger = logger
+        self.onEvent = onEvent
+        self.onStatus = onStatus
+    }
+
+    /// Counters over every link-up so far.
+    var stats: NotificationStats {
+        state.withLock { s in
+            var total = s.earlierStats
+            if let d = s.decoder { total.add(d.stats) }
+            return total
+        }
+    }
+
+    var notifyPath: NotifyPath? { state.withLock { $0.path } }
+    var linkUps: Int { state.withLock { $0.linkUps } }
+    var hasDeviceTime: Bool { state.withLock { $0.decoder?.hasDeviceTime ?? ($0.profile == .percV1) } }
+
+    private func report(_ status: PercLinkStatus) {
+        logger.info("PERC \(configuration.address): \(status)")
+        onStatus(status)
+    }
+
+    // MARK: the loop
+
+    func run() async {
+        var backoff = configuration.initialBackoff
+        var attempt = 0
+        var lastStatus: PercLinkStatus?
+        func once(_ s: PercLinkStatus) {
+            if s != lastStatus { report(s) }
+            lastStatus = s
+        }
+        let forever: Duration = .seconds(86_400 * 365)
+        while !Task.isCancelled {
+            guard mirror.bluetoothdPresent else {
+                once(.waitingForBluetoothd)
+                _ = await mirror.wait(timeout: forever) { $0.bluetoothdPresent ? true : nil }
+                continue
+            }
+            guard !mirror.adapters.isEmpty else {
+                once(.waitingForAdapter)
+                _ = await mirror.wait(timeout: forever) { !$0.adapters.isEmpty || !$0.bluetoothdPresent ? true : nil }
+                continue
+            }
+            let address = configuration.address
+            guard let device = mirror.device(address: address) else {
+                once(.searching)
+                await discovery.want()
+                _ = await mirror.wait(timeout: .seconds(10)) { m in
+                    m.device(address: address) != nil || !m.bluetoothdPresent ? true : nil
+                }
+                await discovery.unwant()
+                continue
+            }
+            if !device.connected {
+                attempt += 1
+                once(.connecting(attempt: attempt))
+                do {
+                    if let adapter = device.adapter, mirror.adapter(path: adapter)?.powered == false {
+                        logger.info("PERC \(address): adapter \(adapter) is off; powering it on")
+                        try await calls.setPowered(adapter, true)
+                    }
+                    try await calls.connect(device.path, timeout: configuration.connectTimeout)
+                } catch let error as DBusError where error.name == BlueZ.ErrorName.alreadyConnected {
+                    // Someone else (or BlueZ itself) connected it: fine.
+                } catch {
+                    if Task.isCancelled { break }
+                    once(.retrying(after: "connect failed (\(error))", inSeconds: backoff.seconds))
+                    await pause(backoff)
+                    backoff = min(backoff * 2, configuration.maxBackoff)
+                    continue
+                }
+            }
+            let path = device.path
+            let resolved = await mirror.wait(timeout: .seconds(15)) { m -> Bool? in
+                guard let d = m.device(path: path), d.connected else { return false }
+                return d.servicesResolved ? true : nil
+            }
+            guard resolved == true else {
+                once(.retrying(after: "services were not resolved", inSeconds: backoff.seconds))
+                await pause(backoff)
+                backoff = min(backoff * 2, configuration.maxBackoff)
+                continue
+            }
+            guard let layout = findLayout(device: path) else {
+                let found = mirror.services(of: path).map(\.uuid)
+                once(.notAPerc(services: found))
+                await pause(configuration.maxBackoff)
+                continue
+            }
+            let subscription: Subscription
+            do {
+                subscription = try await subscribe(device: path, layout: layout)
+            } catch {
+                if Task.isCancelled { break }
+                once(.retrying(after: "could not subscribe to notifications (\(error))", inSeconds: backoff.seconds))
+                await pause(backoff)
+                backoff = min(backoff * 2, configuration.maxBackoff)
+                continue
+            }
+            attempt = 0
+            backoff = configuration.initialBackoff
+            state.withLock { $0.linkUps += 1 }
+            once(.connected(profile: layout.profile.rawValue, path: subscription.path))
+            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: NotifySocket.monotonicNow()))
+            await afterSubscribe(layout: layout, device: path)
+
+            var reason = await mirror.wait(timeout: forever) { [self] m in lossReason(m, device: path) } ?? "stopped"
+            if state.withLock({ $0.socketClosed }) {
+                // BlueZ hangs the socket up just before it says why; give it a moment to say it.
+                _ = await mirror.wait(timeout: .milliseconds(300)) { m in m.device(path: path)?.connected == true ? nil : true }
+                reason = lossReason(mirror, device: path) ?? reason
+            }
+            await unsubscribe(subscription)
+            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
+            once(.lost(reason: reason))
+        }
+    }
+
+    /// Waits `duration`, or less when something worth retrying for happens.
+    private func pause(_ duration: Duration) async {
+        let epoch = mirror.epoch
+        _ = await mirror.wait(timeout: duration) { $0.epoch != epoch ? true : nil }
+    }
+
+    private func lossReason(_ m: BlueZMirror, device: DBusObjectPath) -> String? {
+        if Task.isCancelled { return "stopped" }
+        if !m.bluetoothdPresent { return "bluetoothd left the bus" }
+        guard let d = m.device(path: device) else {
+            let adapter = device.parentAdapter
+            if m.adapter(path: adapter) == nil { return "adapter \(adapter) was removed" }
+            return "BlueZ removed the device"
+        }
+        if !d.connected { return "disconnected" }
+        if !d.servicesResolved { return "services no longer resolved" }
+        if state.withLock({ $0.socketClosed }) { return "the notification socket was closed" }
+        return nil
+    }
+
+    private func findLayout(device: DBusObjectPath) -> PercGattLayout? {
+        let candidates = configuration.profile.map { [PercGattLayout.of($0)] } ?? PercGattLayout.all
+        return candidates.first { layout in
+            mirror.characteristic(device: device, service: layout.service, uuid: layout.notify) != nil
+        }
+    }
+
+    // MARK: notifications
+
+    private enum Subscription {
+        case socket(NotifySocket.Token, characteristic: DBusObjectPath)
+        case signals(listener: Int, characteristic: DBusObjectPath)
+
+        var path: NotifyPath {
+            switch self {
+            case .socket: .acquireNotify
+            case .signals: .startNotify
+            }
+        }
+    }
+
+    private func subscribe(device: DBusObjectPath, layout: PercGattLayout) async throws -> Subscription {
+        guard let notify = mirror.characteristic(device: device, service: layout.service, uuid: layout.notify) else {
+            throw DBusError(name: BlueZ.ErrorName.doesNotExist, message: "notify characteristic \(layout.notify) is gone")
+        }
+        let write = mirror.characteristic(device: device, service: layout.service, uuid: layout.write)
+        let tangible = configuration.tangible
+        state.withLock { s in
+            if let old = s.decoder { s.earlierStats.add(old.stats) }
+            s.decoder = PercDecoder(profile: layout.profile, tangible: tangible, lightWhiteValue: configuration.lightWhiteValue)
+            s.socketClosed = false
+            s.profile = layout.profile
+            s.writePath = write?.path
+            s.writeWithResponse = write.map { !$0.flags.contains("write-without-response") } ?? false
+        }
+        if configuration.preferAcquireNotify {
+            do {
+                let (fd, mtu) = try await calls.acquireNotify(notify.path)
+                let token = NotifySocket.shared.add(fd: fd, mtu: mtu, onData: { [weak self] bytes, arrival in
+                    self?.deliver(bytes, arrival: arrival)
+                }, onClosed: { [weak self] in
+                    guard let self else { return }
+                    self.state.withLock { $0.socketClosed = true }
+                    self.mirror.poke()
+                })
+                state.withLock { $0.path = .acquireNotify }
+                logger.info("PERC \(configuration.address): AcquireNotify on \(notify.path) (MTU \(mtu))")
+                return .socket(token, characteristic: notify.path)
+            } catch {
+                logger.info("PERC \(configuration.address): AcquireNotify refused (\(error)); using StartNotify")
+            }
+        }
+        let charPath = notify.path
+        let listener = mirror.addListener { [weak self] change in
+            guard case .propertiesChanged(let p, let interface, let changed, _, let arrival) = change, p == charPath,
+                  interface == BlueZ.gattCharacteristicInterface, let bytes = changed.bytes("Value") else { return }
+            self?.deliver(bytes, arrival: arrival)
+        }
+        do {
+            try await calls.startNotify(charPath)
+        } catch let error as DBusError where error.name == BlueZ.ErrorName.inProgress {
+            // BlueZ keeps our session across reconnects: already subscribed.
+        } catch {
+            mirror.removeListener(listener)
+            throw error
+        }
+        state.withLock { $0.path = .startNotify }
+        return .signals(listener: listener, characteristic: charPath)
+    }
+
+    private func unsubscribe(_ subscription: Subscription) async {
+        switch subscription {
+        case .socket(let token, _):
+            NotifySocket.shared.close(token)
+        case .signals(let listener, let characteristic):
+            mirror.removeListener(listener)
+            if mirror.device(path: characteristic.parentDevice)?.connected == true {
+                try? await calls.stopNotify(characteristic)
+            }
+        }
+    }
+
+    /// Profile-specific steps once notifications flow: MTK subscriptions, v1 battery level.
+    private func afterSubscribe(layout: PercGattLayout, device: DBusObjectPath) async {
+        switch layout.profile {
+        case .mtkSerial, .nordicUART:
+            for group in [MTKFrame.fieldGroup, MTKFrame.lightGroup] {
+                do { try await write(MTKFrame.subscribe(group: group).bytes) } catch {
+                    logger.info("PERC \(configuration.address): subscribing group \(group) failed: \(error)")
+                }
+            }
+        case .percV1:
+            if let battery = mirror.characteristic(device: device, service: PercGattLayout.batteryService,
+                                                   uuid: PercGattLayout.batteryLevel),
+               let level = try? await calls.readValue(battery.path).first {
+                onEvent(SensorEvent(tangible: configuration.tangible, kind: .battery, value: Int(level),
+                                    arrival: NotifySocket.monotonicNow()))
+            }
+        }
+    }
+
+    private func deliver(_ bytes: [UInt8], arrival: Double) {
+        let (events, rejection) = state.withLock { s -> ([SensorEvent], String?) in
+            guard var decoder = s.decoder else { return ([], nil) }
+            let before = decoder.stats.rejected
+            let events = decoder.decode(bytes, arrival: arrival)
+            s.decoder = decoder
+            // Log the first rejected value of each link-up; the rest are only counted.
+            var rejection: String?
+            if before == 0, decoder.stats.rejected == 1, case .percV1(let d) = decoder { rejection = d.lastRejection?.description }
+            return (events, rejection)
+        }
+        if let rejection { logger.info("PERC \(configuration.address): rejected a notification: \(rejection) (further ones are counted)") }
+        for event in events { onEvent(event) }
+    }
+
+    // MARK: actuators
+
+    /// Sends an actuator command through whichever profile the PERC speaks.
+    func actuate(_ actuation: PercActuation) async throws {
+        let profile = state.withLock { $0.profile }
+        switch profile {
+        case .percV1?:
+            guard let bytes = actuation.percV1Bytes else {
+                throw DBusError(name: BlueZ.ErrorName.notSupported, message: "PERC GATT v1 has no \(actuation) command")
+            }
+            try await write(bytes)
+        case .mtkSerial?, .nordicUART?:
+            try await write(actuation.mtkFrame.bytes)
+        case nil:
+            throw DBusError(name: BlueZ.ErrorName.notConnected, message: "PERC \(configuration.address) is not connected")
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) async throws {
+        let (path, withResponse) = state.withLock { ($0.writePath, $0.writeWithResponse) }
+        guard let path else {
+            throw DBusError(name: BlueZ.ErrorName.notSupported, message: "PERC \(configuration.address) has no writable characteristic")
+        }
+        try await calls.writeValue(path, bytes, withResponse: withResponse)
+    }
+}

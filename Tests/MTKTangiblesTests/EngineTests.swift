@@ -1,0 +1,123 @@
+// The Engine API: config decoding, definitions at run time, defining from traces, ignored inputs, PUCs.
+
+import Foundation
+import Testing
+@testable import MTKTangibles
+
+@Suite("Engine")
+struct EngineTests {
+    let origin = InputOrigin(kind: .simulator, device: "e")
+
+    func place(_ markers: [Vec2], _ pose: Pose, ids: [Int64], phase: ContactUpdate.Phase, t: Seconds) -> [ContactUpdate] {
+        zip(markers, ids).map { m, id in
+            ContactUpdate(origin: origin, contactID: id, phase: phase, position: pose.apply(m), time: t, arrival: t)
+        }
+    }
+
+    @Test("EngineConfig decodes a partial object and keeps the defaults")
+    func configDefaults() throws {
+        let c = try JSONDecoder().decode(EngineConfig.self, from: Data(#"{"timeWindow": 0.15, "traces": {"compressTime": 2}}"#.utf8))
+        #expect(c.timeWindow == 0.15)
+        #expect(c.traces.compressTime == 2)
+        #expect(c.traces.deletionTime == TraceSettings().deletionTime)
+        #expect(c.tolerance == EngineConfig().tolerance)
+        let round = try JSONDecoder().decode(EngineConfig.self, from: JSONEncoder().encode(c))
+        #expect(round == c)
+    }
+
+    @Test("sensor events of undefined tangibles and stale outcomes are ignored and counted")
+    func ignoredInputs() {
+        var e = Engine(definitions: [.standardPerc(id: 1, name: "A")])
+        let out = e.step(Frame(number: 1, time: 0, sensorEvents: [SensorEvent(tangible: 9, kind: .field, value: 1, arrival: 0)]),
+                         outcomes: [VerificationOutcome(tangible: 1, request: 5, result: .rejected, time: 0)])
+        #expect(out.counters.ignoredSensorEvents == 1)
+        #expect(out.counters.ignoredOutcomes == 1)
+        #expect(out.tangible(1)?.state == .notInRange)
+    }
+
+    @Test("a PUC is recognised from a fitting triple and its traces are not offered as free pointers")
+    func pucRecognised() {
+        let puc = TangibleDefinition(id: 5, name: "P", kind: .puc, markers: [Vec2(0, 0), Vec2(45, 0), Vec2(15, 25)], footprint: .circle(radius: 40))
+        var e = Engine(definitions: [puc])
+        let pose = Pose(position: Vec2(300, 200), angle: 1)
+        var out = e.step(Frame(number: 1, time: 0, contacts: place(puc.markers, pose, ids: [1, 2, 3], phase: .begin, t: 0)
+                               + [ContactUpdate(origin: origin, contactID: 9, phase: .begin, position: Vec2(10, 10), time: 0, arrival: 0)]),
+                         outcomes: [])
+        #expect(out.tangible(5)?.state == .recognized)
+        #expect(out.tangible(5)!.pose!.position.distance(to: pose.position) < 1e-6)
+        #expect(out.freeTraces.map(\.position) == [Vec2(10, 10)])
+        // Lift: all traces end → notRecognized.
+        out = e.step(Frame(number: 2, time: 0.01, contacts: place(puc.markers, pose, ids: [1, 2, 3], phase: .end, t: 0.01)), outcomes: [])
+        #expect(out.tangible(5)?.state == .notRecognized)
+        #expect(out.events.contains { $0.event == .transition(from: .recognized, to: .notRecognized, reason: .allTracesLost) })
+    }
+
+    @Test("PUC ambiguity rule: of two fitting triples the one that has fitted longer wins")
+    func pucAmbiguity() {
+        let puc = TangibleDefinition(id: 5, name: "P", kind: .puc, markers: [Vec2(0, 0), Vec2(45, 0), Vec2(15, 25)], footprint: .circle(radius: 40))
+        var e = Engine(definitions: [])
+        let a = Pose(position: Vec2(100, 100), angle: 0), b = Pose(position: Vec2(400, 100), angle: 2)
+        _ = e.step(Frame(number: 1, time: 0, contacts: place(puc.markers, a, ids: [1, 2, 3], phase: .begin, t: 0)), outcomes: [])
+        for n in 2...40 { _ = e.step(Frame(number: UInt64(n), time: Double(n) / 120), outcomes: []) }
+        let t = 41.0 / 120
+        _ = e.step(Frame(number: 41, time: t, contacts: place(puc.markers, b, ids: [4, 5, 6], phase: .begin, t: t)), outcomes: [])
+        try? e.add(puc)
+        let out = e.step(Frame(number: 42, time: 42.0 / 120), outcomes: [])
+        #expect(out.tangible(5)!.pose!.position.distance(to: a.position) < 1e-6)
+        #expect(out.events.contains { $0.event == .transition(from: .notRecognized, to: .recognized, reason: .ambiguousBest) })
+    }
+
+    @Test("defineTangible makes a definition from three traces that then recognises them")
+    func defineFromTraces() throws {
+        var e = Engine(definitions: [])
+        let markers = [Vec2(0, 0), Vec2(40, 5), Vec2(10, 30)]
+        let pose = Pose(position: Vec2(250, 250), angle: 0.3)
+        var out = e.step(Frame(number: 1, time: 0, contacts: place(markers, pose, ids: [1, 2, 3], phase: .begin, t: 0)), outcomes: [])
+        let ids = out.freeTraces.map(\.id)
+        #expect(throws: DefinitionError.self) { try e.defineTangible(fromTraces: Array(ids.prefix(2)), id: 7, name: "x", kind: .puc) }
+        let def = try e.defineTangible(fromTraces: ids, id: 7, name: "new", kind: .perc)
+        #expect(def.lightSensorOffset == Vec2(5, 0))
+        #expect(abs(def.markers[0].distance(to: def.markers[1]) - markers[0].distance(to: markers[1])) < 1e-9)
+        try e.add(def)
+        #expect(throws: DefinitionError.duplicateID(7)) { try e.add(def) }
+        let puc = try TangibleDefinition.fromSurface(points: def.markers, id: 8, name: "puc", kind: .puc)
+        try e.add(puc)
+        out = e.step(Frame(number: 2, time: 0.01), outcomes: [])
+        #expect(out.tangible(8)?.state == .recognized)
+        #expect(Set(out.tangible(8)!.traces) == Set(ids))
+        let removed = e.remove(8)
+        #expect(removed)
+        out = e.step(Frame(number: 3, time: 0.02), outcomes: [])
+        #expect(out.tangible(8) == nil)
+        #expect(out.events.contains { $0.tangible == 8 && $0.event == .traceReleased(ids[0], reason: .definitionChanged) })
+        #expect(out.freeTraces.count == 3)
+    }
+
+    @Test("collinear markers are refused with a reason")
+    func degenerate() {
+        #expect(throws: DefinitionError.self) {
+            try TangibleDefinition.fromSurface(points: [Vec2(0, 0), Vec2(10, 0), Vec2(20, 0.1)], id: 1, name: "x", kind: .puc)
+        }
+    }
+
+    @Test("traces of two input sources are never combined into one tangible")
+    func oneOriginPerTangible() {
+        let puc = TangibleDefinition(id: 5, name: "P", kind: .puc, markers: [Vec2(0, 0), Vec2(45, 0), Vec2(15, 25)], footprint: .circle(radius: 40))
+        var e = Engine(definitions: [puc])
+        let pose = Pose(position: Vec2(300, 200), angle: 1)
+        var contacts = place(puc.markers, pose, ids: [1, 2, 3], phase: .begin, t: 0)
+        contacts[2].origin = InputOrigin(kind: .tuio, device: "other")
+        let out = e.step(Frame(number: 1, time: 0, contacts: contacts), outcomes: [])
+        #expect(out.tangible(5)?.state == .notRecognized)
+    }
+
+    @Test("the same frames give the same outputs, bit for bit")
+    func deterministic() {
+        func play() -> [EngineOutput] {
+            var run = EngineRun("two-percs-together")
+            run.run(until: 1.5)
+            return run.outputs
+        }
+        #expect(play() == play())
+    }
+}

@@ -1,0 +1,140 @@
+// The PERC state machine driven directly: events in, typed transitions with reasons out.
+
+import Testing
+@testable import MTKTangibles
+
+@Suite("PercMachine")
+struct PercMachineTests {
+    let def = TangibleDefinition.standardPerc(id: 1, name: "A")
+    let origin = InputOrigin(kind: .simulator, device: "m")
+
+    func candidate(_ ids: [TraceID?], at p: Vec2 = Vec2(100, 100), began: Seconds = 1.0) -> Candidate {
+        Candidate(traces: ids, pose: Pose(position: p, angle: 0), residual: 0.5, origin: origin, latestBegin: began,
+                  earliestBegin: began, isMoving: false, velocity: .zero, fittedHistory: 0)
+    }
+
+    func reasons(_ acts: [TangibleEvent]) -> [TransitionReason] {
+        acts.compactMap { if case .transition(_, _, let r) = $0 { return r } else { return nil } }
+    }
+
+    func onSurface(at t: Seconds = 1.0) -> PercMachine {
+        var m = PercMachine(definition: def, config: EngineConfig())
+        _ = m.handle(.link(connected: true), at: 0)
+        _ = m.handle(.field(on: true), at: t)
+        return m
+    }
+
+    @Test("link and field events walk notInRange → inRange → onSurface → inRange → notInRange")
+    func sensorTransitions() {
+        var m = PercMachine(definition: def, config: EngineConfig())
+        #expect(reasons(m.handle(.link(connected: true), at: 0)) == [.linkConnected])
+        #expect(reasons(m.handle(.link(connected: true), at: 0.1)) == [])
+        #expect(reasons(m.handle(.field(on: true), at: 1)) == [.fieldOn])
+        #expect(m.stateName == .onSurface && m.searchPhase == .window)
+        #expect(reasons(m.handle(.field(on: false), at: 2)) == [.fieldOff])
+        #expect(reasons(m.handle(.link(connected: false), at: 3)) == [.linkLost])
+        #expect(m.stateName == .notInRange)
+    }
+
+    @Test("a sole window triple is guessed at once and stands at the window's end")
+    func windowGuessStands() {
+        var m = onSurface()
+        var obs = SearchObservation()
+        obs.windowTriples = [candidate([1, 2, 3])]
+        #expect(reasons(m.handle(.search(obs), at: 1.05)) == [.windowGuess])
+        #expect(m.stateName == .tracked && m.hasPendingGuess)
+        #expect(m.pose?.1 == .guessed)
+        _ = m.handle(.search(obs), at: 1.1)
+        #expect(m.hasPendingGuess)
+        #expect(m.handle(.search(obs), at: 1.21).contains(.guessStood))
+        #expect(!m.hasPendingGuess)
+    }
+
+    @Test("a rival at the window's end withdraws the guess; a light check decides")
+    func guessWithdrawnThenConfirmed() {
+        var m = onSurface()
+        var obs = SearchObservation()
+        obs.windowTriples = [candidate([1, 2, 3])]
+        _ = m.handle(.search(obs), at: 1.05)
+        obs.windowTriples.append(candidate([4, 5, 6], at: Vec2(200, 100)))
+        let acts = m.handle(.search(obs), at: 1.21)
+        #expect(reasons(acts) == [.guessWithdrawn])
+        #expect(acts.contains(.traceReleased(1, reason: .guessWithdrawn)))
+        #expect(m.verifyingCandidates.count == 2)
+        obs.verifying = m.verifyingCandidates  // the engine refits them every frame
+        _ = m.handle(.search(obs), at: 1.22)
+        let need = m.need!
+        #expect(need.kind == .identify && need.hypotheses.count == 2)
+        #expect(need.hypotheses[1].sensorPosition == Vec2(205, 100))
+        let o = VerificationOutcome(tangible: 1, request: need.request, result: .confirmed(hypothesis: 1), time: 1.3)
+        #expect(reasons(m.handle(.outcome(o, current: candidate([4, 5, 6], at: Vec2(200, 100))), at: 1.3)) == [.lightConfirmed])
+        #expect(m.heldTraces == [4, 5, 6])
+        #expect(m.pose?.1 == .confirmed)
+        #expect(m.need == nil)
+    }
+
+    @Test("after the window only a light-confirmed tuple is taken, never a guess")
+    func lightOnlyNeedsConfirmation() {
+        var m = onSurface()
+        var obs = SearchObservation()
+        _ = m.handle(.search(obs), at: 1.25)
+        #expect(m.searchPhase == .lightOnly)
+        obs.tuples = [candidate([7, 8, nil]), candidate([8, 7, nil], at: Vec2(90, 90))]
+        _ = m.handle(.search(obs), at: 1.3)
+        #expect(m.stateName == .onSurface)
+        let need = m.need!
+        #expect(need.hypotheses.count == 2)
+        let rejected = VerificationOutcome(tangible: 1, request: need.request, result: .rejected, time: 1.4)
+        _ = m.handle(.outcome(rejected, current: nil), at: 1.4)
+        _ = m.handle(.search(obs), at: 1.41)
+        #expect(m.need == nil)  // rejected sets wait before they are offered again
+        _ = m.handle(.search(obs), at: 3.5)
+        #expect(m.need != nil && m.need!.request != need.request)
+    }
+
+    @Test("resting: stationary checks; three failures send it back to onSurface")
+    func restingFailures() {
+        var m = onSurface()
+        var obs = SearchObservation()
+        obs.windowTriples = [candidate([1, 2, 3])]
+        _ = m.handle(.search(obs), at: 1.05)
+        let lost = TrackUpdate(track: Track(slots: [nil, nil, nil], pose: Pose(position: Vec2(100, 100), angle: 0),
+                                            origin: origin, provenance: .guessed, since: 1))
+        #expect(reasons(m.handle(.track(lost), at: 5)) == [.tracesLost])
+        #expect(m.pose?.1 == .kept)
+        var t = 5.0
+        var failures = 0
+        while m.stateName == .resting && t < 10 {
+            t += 0.1
+            _ = m.handle(.search(SearchObservation()), at: t)
+            if let n = m.need {
+                #expect(n.kind == .stationary && n.hypotheses.count == 1)
+                let acts = m.handle(.outcome(VerificationOutcome(tangible: 1, request: n.request, result: .rejected, time: t), current: nil), at: t)
+                failures += 1
+                if failures == 3 { #expect(reasons(acts) == [.stationaryChecksFailed]) }
+            }
+        }
+        #expect(failures == 3)
+        #expect(m.stateName == .onSurface && m.searchPhase == .lightOnly)
+    }
+
+    @Test("resting: traces near the kept pose bring it back with its earlier provenance")
+    func restingRecovery() {
+        var m = PercMachine(definition: def, config: EngineConfig(), state: .resting(PercMachine.Rest(
+            pose: Pose(position: Vec2(100, 100), angle: 0), since: 0, origin: origin, provenanceBefore: .confirmed, fieldOnAt: 0, nextCheckAt: 99)))
+        var obs = SearchObservation()
+        obs.nearPose = TrackUpdate(track: Track(slots: [1, 2, nil], pose: Pose(position: Vec2(100, 100), angle: 0),
+                                                origin: origin, provenance: .kept, since: 0))
+        #expect(reasons(m.handle(.search(obs), at: 5)) == [.recoveredNearPose])
+        #expect(m.pose?.1 == .confirmed)
+        #expect(m.heldTraces == [1, 2])
+    }
+
+    @Test("an outcome for a request that is not pending changes nothing")
+    func staleOutcome() {
+        var m = onSurface()
+        let acts = m.handle(.outcome(VerificationOutcome(tangible: 1, request: 42, result: .confirmed(hypothesis: 0), time: 1), current: candidate([1, 2, 3])), at: 1.1)
+        #expect(acts.isEmpty)
+        #expect(m.stateName == .onSurface)
+    }
+}

@@ -1,0 +1,104 @@
+// Trace table: ids, one entry per frame, coalesced samples, end handling, memory bounds, queries.
+
+import Testing
+@testable import MTKTangibles
+
+@Suite("TraceTable")
+struct TraceTableTests {
+    let origin = InputOrigin(kind: .simulator, device: "t")
+
+    func update(_ id: Int64, _ phase: ContactUpdate.Phase, _ p: Vec2, _ t: Seconds) -> ContactUpdate {
+        ContactUpdate(origin: origin, contactID: id, phase: phase, position: p, time: t, arrival: t)
+    }
+
+    @Test("a trace gets one entry per frame, coalesced samples, and the frame's timestamp")
+    func entriesPerFrame() {
+        var table = TraceTable()
+        table.apply(Frame(number: 1, time: 1.0, contacts: [update(7, .begin, Vec2(0, 0), 0.99)]))
+        table.apply(Frame(number: 2, time: 1.01, contacts: [update(7, .move, Vec2(1, 0), 1.002), update(7, .move, Vec2(2, 0), 1.008)]))
+        table.apply(Frame(number: 3, time: 1.02))
+        let id = table.liveIDs[0]
+        let e = table.entries(id)
+        #expect(e.map(\.frame) == [1, 2, 3])
+        #expect(e.map(\.time) == [1.0, 1.01, 1.02])
+        #expect(e.map(\.phase) == [.begin, .move, .move])
+        #expect(e[1].position == Vec2(2, 0))
+        #expect(table.samples(id).map(\.position) == [Vec2(1, 0)])
+        #expect(table.position(id, at: 1.015) == Vec2(2, 0))
+        #expect(table.position(id, at: 0.5) == nil)
+        #expect(table.beganAt(id) == 1.0)
+        #expect(table.age(id, at: 1.5) == 0.5)
+    }
+
+    @Test("ids are unique even when a device reuses its contact id")
+    func uniqueIDs() {
+        var table = TraceTable()
+        table.apply(Frame(number: 1, time: 0, contacts: [update(1, .begin, .zero, 0)]))
+        table.apply(Frame(number: 2, time: 0.01, contacts: [update(1, .end, .zero, 0.01)]))
+        table.apply(Frame(number: 3, time: 0.02, contacts: [update(1, .begin, Vec2(5, 5), 0.02)]))
+        let ids = table.liveIDs
+        #expect(ids.count == 1)
+        #expect(ids[0] == 2)
+        #expect(table.summary(1)?.isEnded == true)
+    }
+
+    @Test("an ended trace takes part in one more frame, then moves to history")
+    func endedTraceLivesOneFrame() {
+        var table = TraceTable()
+        table.apply(Frame(number: 1, time: 0, contacts: [update(1, .begin, .zero, 0)]))
+        let changes = table.apply(Frame(number: 2, time: 0.01, contacts: [update(1, .end, .zero, 0.01)]))
+        #expect(changes.ended == [1])
+        #expect(table.isLive(1) && !table.isAlive(1))
+        let next = table.apply(Frame(number: 3, time: 0.02))
+        #expect(next.retired == [1])
+        #expect(!table.isLive(1))
+        #expect(table.historyCount == 1)
+    }
+
+    @Test("compress time drops entries but keeps the summary; deletion time forgets the trace")
+    func memoryBounds() {
+        var s = TraceSettings()
+        s.compressTime = 1; s.deletionTime = 2
+        var table = TraceTable(settings: s)
+        table.apply(Frame(number: 1, time: 0, contacts: [update(1, .begin, .zero, 0)]))
+        table.apply(Frame(number: 2, time: 0.1, contacts: [update(1, .end, Vec2(3, 4), 0.1)]))
+        table.apply(Frame(number: 3, time: 1.0))
+        #expect(table.entries(1).count == 2)
+        table.apply(Frame(number: 4, time: 1.2))
+        #expect(table.entries(1).isEmpty)
+        #expect(table.summary(1)?.isCompressed == true)
+        #expect(table.summary(1)?.lastPosition == Vec2(3, 4))
+        #expect(table.summary(1)?.pathLength == 5)
+        table.apply(Frame(number: 5, time: 2.2))
+        #expect(table.summary(1) == nil)
+    }
+
+    @Test("a long-lived trace keeps at most maxEntriesPerTrace entries")
+    func entryCap() {
+        var s = TraceSettings()
+        s.maxEntriesPerTrace = 100
+        var table = TraceTable(settings: s)
+        table.apply(Frame(number: 1, time: 0, contacts: [update(1, .begin, .zero, 0)]))
+        for n in 2...1000 { table.apply(Frame(number: UInt64(n), time: Double(n) / 120)) }
+        #expect(table.entries(1).count <= 100)
+        #expect(table.summary(1)?.entryCount == 1000)
+    }
+
+    @Test("stationary and velocity look at the recent window, jitter aside")
+    func stationaryAndVelocity() {
+        var table = TraceTable()
+        table.apply(Frame(number: 1, time: 0, contacts: [update(1, .begin, .zero, 0), update(2, .begin, .zero, 0)]))
+        var rng = SimRandom(seed: 3)
+        for n in 1...60 {
+            let t = Double(n) / 120
+            table.apply(Frame(number: UInt64(n + 1), time: t, contacts: [
+                update(1, .move, Vec2(rng.gaussian(0.7), rng.gaussian(0.7)), t),
+                update(2, .move, Vec2(100 * t, 0), t),
+            ]))
+        }
+        #expect(table.isStationary(1, at: table.now))
+        #expect(!table.isStationary(2, at: table.now))
+        let v = table.velocity(2, at: table.now)
+        #expect(abs(v.x - 100) < 5 && abs(v.y) < 1)
+    }
+}

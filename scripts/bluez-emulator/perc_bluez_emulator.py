@@ -1,0 +1,947 @@
+#!/usr/bin/env python3
+# A BlueZ emulator with PERC modules (both profiles) for tests, benchmarks and trying PercBridge by hand.
+"""perc_bluez_emulator: "bluetoothd" with PERC tangibles, on a real D-Bus bus.
+
+Built on python-dbusmock's bluez5 template (AgentManager1, adapters) plus what the
+template lacks: PERC devices whose Connect/Disconnect/Pair behave like BlueZ's
+(Connected, ServicesResolved, GATT objects announced with InterfacesAdded), GATT
+services and characteristics for the PERC GATT v1 and the MTK serial profiles (and the
+Nordic UART service), AcquireNotify with a real SOCK_SEQPACKET socketpair,
+StartNotify/StopNotify with PropertiesChanged(Value), ReadValue/WriteValue.
+
+A control interface `org.percbridge.BlueZEmulator1` at /org/percbridge/BlueZEmulator
+(bus name org.percbridge.BlueZEmulator, which stays while "bluetoothd" vanishes) lets
+tests and people add PERCs, stream notifications, drop links, unplug adapters and make
+bluetoothd vanish and return. See README.md beside this file.
+"""
+
+import argparse
+import os
+import signal
+import socket
+import sys
+import time
+
+import dbus
+import dbus.lowlevel
+import dbus.mainloop.glib
+import dbus.service
+import dbusmock
+from dbusmock import mockobject
+from gi.repository import GLib
+
+BLUEZ = "org.bluez"
+CONTROL_NAME = "org.percbridge.BlueZEmulator"
+CONTROL_PATH = "/org/percbridge/BlueZEmulator"
+CONTROL_IFACE = "org.percbridge.BlueZEmulator1"
+OM_IFACE = "org.freedesktop.DBus.ObjectManager"
+PROPS_IFACE = "org.freedesktop.DBus.Properties"
+ADAPTER_IFACE = "org.bluez.Adapter1"
+DEVICE_IFACE = "org.bluez.Device1"
+SERVICE_IFACE = "org.bluez.GattService1"
+CHAR_IFACE = "org.bluez.GattCharacteristic1"
+AGENT_IFACE = "org.bluez.Agent1"
+AGENT_MANAGER_IFACE = "org.bluez.AgentManager1"
+
+
+def uuid16(short):
+    return f"0000{short:04x}-0000-1000-8000-00805f9b34fb"
+
+
+PERC_SERVICE = "aee40001-d949-4291-83f3-e445a245d3e5"
+PERC_SENSOR = "aee40002-d949-4291-83f3-e445a245d3e5"
+PERC_CONFIG = "aee40003-d949-4291-83f3-e445a245d3e5"
+PERC_ACTUATOR = "aee40004-d949-4291-83f3-e445a245d3e5"
+BATTERY_SERVICE = uuid16(0x180F)
+BATTERY_LEVEL = uuid16(0x2A19)
+MTK_SERVICE = uuid16(0xFFE0)
+MTK_CHAR = uuid16(0xFFE1)
+NUS_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+NUS_RX = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"  # host writes
+NUS_TX = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"  # host is notified
+
+# profile -> (advertised service UUID, [(service handle, service uuid, [(char handle, uuid, flags, role)])])
+# role names what the emulator does with the characteristic: "sensor" is where streams go.
+PROFILES = {
+    "perc-v1": (PERC_SERVICE, [
+        (0x0010, PERC_SERVICE, [
+            (0x0011, PERC_SENSOR, ["read", "notify"], "sensor"),
+            (0x0014, PERC_CONFIG, ["read", "write"], "config"),
+            (0x0016, PERC_ACTUATOR, ["write-without-response"], "actuator"),
+        ]),
+        (0x0020, BATTERY_SERVICE, [(0x0021, BATTERY_LEVEL, ["read", "notify"], "battery")]),
+    ]),
+    "mtk-serial": (MTK_SERVICE, [
+        (0x0010, MTK_SERVICE, [(0x0011, MTK_CHAR, ["read", "write-without-response", "write", "notify"], "serial")]),
+    ]),
+    "nordic-uart": (NUS_SERVICE, [
+        (0x0010, NUS_SERVICE, [
+            (0x0011, NUS_RX, ["write", "write-without-response"], "serial-rx"),
+            (0x0013, NUS_TX, ["notify"], "serial"),
+        ]),
+    ]),
+    # Not a PERC: a GATT device with only a battery service (for "not a PERC" checks).
+    "none": (None, [
+        (0x0020, BATTERY_SERVICE, [(0x0021, BATTERY_LEVEL, ["read", "notify"], "battery")]),
+    ]),
+}
+
+
+NO_STRINGS = dbus.Array([], signature="s")
+
+
+def monotonic_us():
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+
+
+def err(name, text):
+    return dbus.exceptions.DBusException(text, name=name)
+
+
+def log(msg):
+    sys.stderr.write(f"emulator: {msg}\n")
+    sys.stderr.flush()
+
+
+class Emulator:
+    """All state of the emulated bluetoothd; the D-Bus objects call into it."""
+
+    def __init__(self, conn, bus_name, logfile):
+        self.conn = conn
+        self.bus_name = bus_name
+        self.logfile = logfile
+        self.present = True  # does "bluetoothd" own org.bluez
+        self.devices = {}  # address -> PercDevice
+        self.unplugged = {}  # adapter name -> [device specs]
+        self.agent = None  # (sender, path) of the default agent
+        self.watched = set()
+
+    def watch_client(self, sender):
+        """Drops a client's notify sessions and agent when it leaves the bus (as BlueZ does)."""
+        if sender in self.watched:
+            return
+        self.watched.add(sender)
+
+        def changed(owner):
+            if owner:
+                return
+            self.watched.discard(sender)
+            for dev in self.devices.values():
+                for path, sessions in dev.start_sessions.items():
+                    if sender in sessions:
+                        sessions.discard(sender)
+                        ch = mockobject.objects.get(path)
+                        if ch is not None:
+                            ch._set_notifying()
+            if self.agent is not None and self.agent[0] == sender:
+                self.agent = None
+        self.conn.watch_name_owner(sender, changed)
+
+    # -- tree helpers --
+    def manager(self):
+        return mockobject.objects["/"]
+
+    def emit(self, path, iface, name, sig, args):
+        # Signals go out from the unique name; receivers matching sender=org.bluez only see
+        # them while we own org.bluez (dbus-daemon checks ownership at delivery).
+        if not self.present:
+            return
+        msg = dbus.lowlevel.SignalMessage(path, iface, name)
+        msg.append(*args, signature=sig)
+        self.conn.send_message(msg)
+
+    def interfaces_added(self, path, props):
+        self.emit("/", OM_IFACE, "InterfacesAdded", "oa{sa{sv}}", [dbus.ObjectPath(path), props])
+
+    def interfaces_removed(self, path, ifaces):
+        self.emit("/", OM_IFACE, "InterfacesRemoved", "oas", [dbus.ObjectPath(path), dbus.Array(ifaces, signature="s")])
+
+    def props_changed(self, path, iface, changed):
+        self.emit(path, PROPS_IFACE, "PropertiesChanged", "sa{sv}as",
+                  [iface, dbus.Dictionary(changed, signature="sv"), dbus.Array([], signature="s")])
+
+    def device(self, address):
+        dev = self.devices.get(address.upper())
+        if dev is None:
+            raise err("org.percbridge.BlueZEmulator.Error.NoSuchDevice", f"no emulated device {address}")
+        return dev
+
+    # -- adapters --
+    def add_adapter(self, name, powered=True):
+        path = "/org/bluez/" + name
+        if path in mockobject.objects:
+            return path
+        self.manager().AddAdapter(name, "percbridge-emulator")
+        adapter = mockobject.objects[path]
+        adapter.props[ADAPTER_IFACE]["Powered"] = dbus.Boolean(powered)
+        adapter.discovery_filter = None
+        adapter.discovery_clients = set()
+        # Replace the template's discovery methods: its StartDiscovery fails unless
+        # SetDiscoveryFilter came first, and BlueZ rejects a second StartDiscovery.
+        adapter.AddMethods(ADAPTER_IFACE, [
+            ("StartDiscovery", "", "", lambda a: self.start_discovery(a)),
+            ("StopDiscovery", "", "", lambda a: self.stop_discovery(a)),
+            ("SetDiscoveryFilter", "a{sv}", "", lambda a, f: setattr(a, "discovery_filter", f)),
+            ("RemoveDevice", "o", "", lambda a, p: self.remove_device_path(str(p))),
+            ("GetDiscoveryFilters", "", "as", lambda a: ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData"]),
+        ])
+        return path
+
+    def start_discovery(self, adapter):
+        if not adapter.props[ADAPTER_IFACE]["Powered"]:
+            raise err("org.bluez.Error.NotReady", "Resource Not Ready")
+        if adapter.props[ADAPTER_IFACE]["Discovering"]:
+            raise err("org.bluez.Error.InProgress", "Operation already in progress")
+        adapter.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(True)
+        self.props_changed(adapter.path, ADAPTER_IFACE, {"Discovering": dbus.Boolean(True)})
+        # Devices in range show a fresh RSSI while discovering.
+        for dev in self.devices.values():
+            if dev.adapter_path == adapter.path and dev.in_range:
+                dev.obj.props[DEVICE_IFACE]["RSSI"] = dbus.Int16(dev.rssi)
+                self.props_changed(dev.path, DEVICE_IFACE, {"RSSI": dbus.Int16(dev.rssi)})
+
+    def stop_discovery(self, adapter):
+        if not adapter.props[ADAPTER_IFACE]["Discovering"]:
+            raise err("org.bluez.Error.Failed", "No discovery started")
+        adapter.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(False)
+        self.props_changed(adapter.path, ADAPTER_IFACE, {"Discovering": dbus.Boolean(False)})
+
+    def unplug_adapter(self, name):
+        path = "/org/bluez/" + name
+        if path not in mockobject.objects:
+            raise err("org.percbridge.BlueZEmulator.Error.NoSuchAdapter", f"no adapter {name}")
+        specs = []
+        for address, dev in list(self.devices.items()):
+            if dev.adapter_path == path:
+                dev.link_lost(announce=False)
+                specs.append(dev.spec())
+                dev.remove_objects(announce=False)
+                del self.devices[address]
+        self.unplugged[name] = specs
+        # Like a yanked USB dongle: only the adapter's removal is announced.
+        mockobject.objects[path].remove_from_connection()
+        del mockobject.objects[path]
+        self.interfaces_removed(path, [ADAPTER_IFACE, "org.bluez.Media1", "org.bluez.Network1",
+                                       "org.bluez.LEAdvertisingManager1", "org.bluez.AdvertisementMonitorManager1"])
+        log(f"adapter {name} unplugged ({len(specs)} devices)")
+
+    def plug_adapter(self, name, powered):
+        self.add_adapter(name, powered)
+        for spec in self.unplugged.pop(name, []):
+            self.add_perc(name, *spec)
+        log(f"adapter {name} plugged in (powered={powered})")
+
+    # -- devices --
+    def add_perc(self, adapter_name, address, name, profile, rssi, paired=False, trusted=False):
+        address = address.upper()
+        if profile not in PROFILES:
+            raise err("org.percbridge.BlueZEmulator.Error.InvalidArguments", f"unknown profile {profile}")
+        adapter_path = "/org/bluez/" + adapter_name
+        if adapter_path not in mockobject.objects:
+            raise err("org.percbridge.BlueZEmulator.Error.NoSuchAdapter", f"no adapter {adapter_name}")
+        if address in self.devices:
+            self.devices[address].remove_objects(announce=True)
+        dev = PercDevice(self, adapter_path, address, name, profile, int(rssi), paired, trusted)
+        self.devices[address] = dev
+        return dev.path
+
+    def remove_device_path(self, path):
+        for address, dev in list(self.devices.items()):
+            if dev.path == path:
+                dev.link_lost(announce=True)
+                dev.remove_objects(announce=True)
+                del self.devices[address]
+                return
+        raise err("org.bluez.Error.DoesNotExist", "Does Not Exist")
+
+    # -- bluetoothd vanishing --
+    def vanish(self, seconds):
+        if not self.present:
+            return
+        for dev in self.devices.values():
+            dev.link_lost(announce=False)
+            dev.start_sessions.clear()
+        for path, obj in mockobject.objects.items():
+            if ADAPTER_IFACE in obj.props:
+                obj.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(False)
+        bluez = mockobject.objects["/org/bluez"]
+        bluez.agent_paths = []
+        bluez.capabilities = {}
+        bluez.default_agent = None
+        self.agent = None
+        self.present = False
+        self.conn.release_name(BLUEZ)
+        log("bluetoothd vanished (released org.bluez)")
+        if seconds > 0:
+            GLib.timeout_add(int(seconds * 1000), self.come_back)
+
+    def come_back(self):
+        if not self.present:
+            self.present = True
+            self.conn.request_name(BLUEZ, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+            log("bluetoothd is back (took org.bluez)")
+        return False
+
+
+class GattCharacteristic(mockobject.DBusMockObject):
+    """One GATT characteristic; its methods are class methods so they can reply late."""
+
+    def setup(self, emulator, device, role, flags):
+        self.emulator = emulator
+        self.device = device
+        self.role = role
+        self.flags = flags
+        self.notify_sock = None  # our end of an AcquireNotify socketpair
+        self.notify_watch = None
+        self.writes = []
+
+    def notifying(self):
+        return self.notify_sock is not None or bool(self.device.start_sessions.get(self.path))
+
+    def _require_connected(self):
+        if not self.device.connected:
+            raise err("org.bluez.Error.NotConnected", "Not Connected")
+
+    @dbus.service.method(CHAR_IFACE, in_signature="a{sv}", out_signature="ay")
+    def ReadValue(self, options):
+        self._require_connected()
+        if "read" not in self.flags:
+            raise err("org.bluez.Error.NotPermitted", "Read not permitted")
+        value = self.props[CHAR_IFACE]["Value"]
+        # BlueZ updates Value on a read too (which looks like a notification to StartNotify users).
+        self.emulator.props_changed(self.path, CHAR_IFACE, {"Value": dbus.Array(value, signature="y")})
+        return dbus.Array(value, signature="y")
+
+    @dbus.service.method(CHAR_IFACE, in_signature="aya{sv}", out_signature="")
+    def WriteValue(self, value, options):
+        self._require_connected()
+        if "write" not in self.flags and "write-without-response" not in self.flags:
+            raise err("org.bluez.Error.NotPermitted", "Write not permitted")
+        data = bytes(value)
+        self.writes.append(data)
+        self.device.on_write(self, data)
+
+    @dbus.service.method(CHAR_IFACE, in_signature="", out_signature="", sender_keyword="sender")
+    def StartNotify(self, sender=None):
+        self._require_connected()
+        if "notify" not in self.flags:
+            raise err("org.bluez.Error.NotSupported", "Operation is not supported")
+        if self.notify_sock is not None:
+            raise err("org.bluez.Error.NotPermitted", "Notify acquired")
+        sessions = self.device.start_sessions.setdefault(self.path, set())
+        if sender in sessions:
+            raise err("org.bluez.Error.InProgress", "In Progress")
+        sessions.add(sender)
+        self.emulator.watch_client(sender)
+        self._set_notifying()
+
+    @dbus.service.method(CHAR_IFACE, in_signature="", out_signature="", sender_keyword="sender")
+    def StopNotify(self, sender=None):
+        sessions = self.device.start_sessions.get(self.path, set())
+        if sender not in sessions:
+            raise err("org.bluez.Error.Failed", "No notify session started")
+        sessions.discard(sender)
+        self._set_notifying()
+
+    @dbus.service.method(CHAR_IFACE, in_signature="a{sv}", out_signature="hq")
+    def AcquireNotify(self, options):
+        self._require_connected()
+        if "notify" not in self.flags:
+            raise err("org.bluez.Error.NotSupported", "Operation is not supported")
+        if not self.device.acquire_allowed:
+            raise err("org.bluez.Error.NotSupported", "Operation is not supported")
+        if self.device.start_sessions.get(self.path):
+            raise err("org.bluez.Error.InProgress", "In Progress")
+        if self.notify_sock is not None:
+            raise err("org.bluez.Error.NotPermitted", "Notify acquired")
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours.setblocking(False)
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+        self.notify_sock = ours
+        # The peer closing its end releases the acquisition (as in BlueZ).
+        self.notify_watch = GLib.io_add_watch(ours.fileno(), GLib.IO_HUP | GLib.IO_ERR | GLib.IO_IN, self._peer_closed)
+        fd = dbus.types.UnixFd(theirs)
+        theirs.close()
+        self.props[CHAR_IFACE]["NotifyAcquired"] = dbus.Boolean(True)
+        self._set_notifying()
+        return fd, dbus.UInt16(self.device.mtu)
+
+    def _peer_closed(self, fd, cond):
+        if cond & (GLib.IO_HUP | GLib.IO_ERR):
+            self.release_socket()
+            return False
+        try:
+            self.notify_sock.recv(4096)
+        except OSError:
+            pass
+        return True
+
+    def release_socket(self):
+        if self.notify_watch is not None:
+            GLib.source_remove(self.notify_watch)
+            self.notify_watch = None
+        if self.notify_sock is not None:
+            self.notify_sock.close()
+            self.notify_sock = None
+            self.props[CHAR_IFACE]["NotifyAcquired"] = dbus.Boolean(False)
+            self._set_notifying()
+
+    def _set_notifying(self):
+        now = dbus.Boolean(self.notifying())
+        if self.props[CHAR_IFACE]["Notifying"] != now:
+            self.props[CHAR_IFACE]["Notifying"] = now
+            self.emulator.props_changed(self.path, CHAR_IFACE, {"Notifying": now})
+
+    @dbus.service.method(CHAR_IFACE, in_signature="a{sv}", out_signature="hq")
+    def AcquireWrite(self, options):
+        raise err("org.bluez.Error.NotSupported", "Operation is not supported")
+
+    def notify(self, data):
+        """Sends one notification; returns False when nobody listens or the socket is full.
+
+        Sends first and bookkeeps after: the device time inside `data` was stamped just
+        before, and everything between stamp and send counts as latency."""
+        if self.notify_sock is not None:
+            try:
+                self.notify_sock.send(data)
+                return True
+            except OSError:
+                return False
+        if self.device.start_sessions.get(self.path) and self.emulator.present:
+            msg = dbus.lowlevel.SignalMessage(self.path, PROPS_IFACE, "PropertiesChanged")
+            msg.append(CHAR_IFACE, {"Value": dbus.ByteArray(data)}, NO_STRINGS, signature="sa{sv}as")
+            self.emulator.conn.send_message(msg)
+            self.props[CHAR_IFACE]["Value"] = dbus.Array(data, signature="y")
+            return True
+        return False
+
+
+class PercDevice:
+    """One emulated BLE device: Device1 object, GATT objects, link and streams."""
+
+    def __init__(self, emulator, adapter_path, address, name, profile, rssi, paired, trusted):
+        self.emulator = emulator
+        self.adapter_path = adapter_path
+        self.address = address
+        self.name = name
+        self.profile = profile
+        self.rssi = rssi
+        self.path = adapter_path + "/dev_" + address.replace(":", "_")
+        self.connected = False
+        self.in_range = True
+        self.acquire_allowed = True
+        self.pair_mode = "ok"  # ok | error:<org.bluez.Error.X> | vanish | hang | reject-agent
+        self.mtu = 247
+        self.start_sessions = {}  # char path -> set of senders (kept across disconnects, as BlueZ does)
+        self.subscribed = set()  # MTK groups subscribed with [g:0:s]
+        self.chars = {}  # role -> GattCharacteristic
+        self.gatt_paths = []
+        self.seq = 0
+        self.light = 0
+        self.sent = 0
+        self.unsent = 0
+        self.stream = None
+        self.connects = 0
+        self.pending_pair = None
+        advertised = PROFILES[profile][0]
+        props = {
+            "Address": dbus.String(address),
+            "AddressType": dbus.String("public"),
+            "Name": dbus.String(name),
+            "Alias": dbus.String(name),
+            "Appearance": dbus.UInt16(0),
+            "UUIDs": dbus.Array([advertised] if advertised else [], signature="s"),
+            "Paired": dbus.Boolean(paired),
+            "Bonded": dbus.Boolean(paired),
+            "Connected": dbus.Boolean(False),
+            "Trusted": dbus.Boolean(trusted),
+            "Blocked": dbus.Boolean(False),
+            "WakeAllowed": dbus.Boolean(False),
+            "Adapter": dbus.ObjectPath(adapter_path),
+            "LegacyPairing": dbus.Boolean(False),
+            "RSSI": dbus.Int16(rssi),
+            "TxPower": dbus.Int16(0),
+            # BlueZ types these as dictionaries (the stock template uses arrays).
+            "ManufacturerData": dbus.Dictionary({}, signature="qv"),
+            "ServiceData": dbus.Dictionary({}, signature="sv"),
+            "ServicesResolved": dbus.Boolean(False),
+            "AdvertisingFlags": dbus.Array([dbus.Byte(6)], signature="y"),
+            "AdvertisingData": dbus.Dictionary({}, signature="yv"),
+        }
+        manager = emulator.manager()
+        manager.AddObject(self.path, DEVICE_IFACE, props, [], mock_class=DeviceObject)
+        self.obj = mockobject.objects[self.path]
+        self.obj.perc = self
+        emulator.interfaces_added(self.path, self.obj.props)
+
+    def spec(self):
+        return (self.address, self.name, self.profile, self.rssi,
+                bool(self.obj.props[DEVICE_IFACE]["Paired"]), bool(self.obj.props[DEVICE_IFACE]["Trusted"]))
+
+    def set_props(self, changed, announce=True):
+        for k, v in changed.items():
+            self.obj.props[DEVICE_IFACE][k] = v
+        if announce:
+            self.emulator.props_changed(self.path, DEVICE_IFACE, changed)
+
+    # -- GATT --
+    def add_gatt(self):
+        if self.gatt_paths:
+            return  # BlueZ's GATT cache keeps them across disconnects
+        manager = self.emulator.manager()
+        for shandle, suuid, chars in PROFILES[self.profile][1]:
+            spath = f"{self.path}/service{shandle:04x}"
+            manager.AddObject(spath, SERVICE_IFACE, {
+                "UUID": dbus.String(suuid), "Primary": dbus.Boolean(True),
+                "Device": dbus.ObjectPath(self.path), "Includes": dbus.Array([], signature="o"),
+                "Handle": dbus.UInt16(shandle),
+            }, [])
+            self.gatt_paths.append(spath)
+            self.emulator.interfaces_added(spath, mockobject.objects[spath].props)
+            for chandle, cuuid, flags, role in chars:
+                cpath = f"{spath}/char{chandle:04x}"
+                initial = self.initial_value(role)
+                manager.AddObject(cpath, CHAR_IFACE, {
+                    "UUID": dbus.String(cuuid), "Service": dbus.ObjectPath(spath),
+                    "Value": dbus.Array(initial, signature="y"), "Notifying": dbus.Boolean(False),
+                    "Flags": dbus.Array(flags, signature="s"), "NotifyAcquired": dbus.Boolean(False),
+                    "WriteAcquired": dbus.Boolean(False), "MTU": dbus.UInt16(self.mtu),
+                    "Handle": dbus.UInt16(chandle),
+                }, [], mock_class=GattCharacteristic)
+                ch = mockobject.objects[cpath]
+                ch.setup(self.emulator, self, role, flags)
+                self.chars[role] = ch
+                self.gatt_paths.append(cpath)
+                self.emulator.interfaces_added(cpath, ch.props)
+
+    def initial_value(self, role):
+        if role == "battery":
+            return [87]
+        if role == "config":
+            return [0xE8, 0x03, 128, 8]  # heartbeat 1000 ms, threshold 128, hysteresis 8
+        if role == "sensor":
+            return list(self.v1_value(0, 0, False)[:11])
+        return []
+
+    def remove_objects(self, announce):
+        self.stop_stream()
+        for path in reversed(self.gatt_paths + [self.path]):
+            obj = mockobject.objects.pop(path, None)
+            if obj is not None:
+                ifaces = list(obj.props.keys())
+                obj.remove_from_connection()
+                if announce:
+                    self.emulator.interfaces_removed(path, ifaces)
+        self.gatt_paths = []
+        self.chars = {}
+
+    # -- link --
+    def connect(self):
+        if self.connected:
+            raise err("org.bluez.Error.AlreadyConnected", "Already Connected")
+        if not self.in_range:
+            raise err("org.bluez.Error.Failed", "le-connection-abort-by-local")
+        self.connected = True
+        self.connects += 1
+        self.set_props({"Connected": dbus.Boolean(True)})
+        self.add_gatt()
+        for path in self.start_sessions:
+            if self.start_sessions[path] and path in mockobject.objects:
+                mockobject.objects[path]._set_notifying()
+        self.set_props({"ServicesResolved": dbus.Boolean(True)})
+
+    def link_lost(self, announce=True):
+        if not self.connected:
+            return
+        self.connected = False
+        self.subscribed.clear()
+        for ch in self.chars.values():
+            ch.release_socket()
+            if announce and ch.props[CHAR_IFACE]["Notifying"]:
+                ch.props[CHAR_IFACE]["Notifying"] = dbus.Boolean(False)
+                self.emulator.props_changed(ch.path, CHAR_IFACE, {"Notifying": dbus.Boolean(False)})
+            ch.props[CHAR_IFACE]["Notifying"] = dbus.Boolean(False)
+        self.set_props({"ServicesResolved": dbus.Boolean(False)}, announce)
+        self.set_props({"Connected": dbus.Boolean(False)}, announce)
+
+    # -- what the host writes --
+    def on_write(self, ch, data):
+        if ch.role in ("serial", "serial-rx"):
+            text = data.decode("ascii", "replace")
+            for frame in text.replace("]", "]\n").split("\n"):
+                frame = frame.strip()
+                if frame.endswith(":s]") and frame.startswith("["):
+                    group = frame[1:].split(":")[0]
+                    self.subscribed.add(group)
+
+    # -- notifications --
+    def sensor_char(self):
+        return self.chars.get("sensor") or self.chars.get("serial")
+
+    def v1_value(self, field, light, heartbeat, raw=None):
+        flags = (1 if heartbeat else 0) | (2 if raw is not None else 0)
+        data = bytes([(1 << 4) | flags])
+        data += (self.seq & 0xFFFF).to_bytes(2, "little")
+        data += (monotonic_us() & 0xFFFFFFFF).to_bytes(4, "little")
+        data += bytes([field & 1, light & 1])
+        data += (raw or 0).to_bytes(2, "little")
+        return data
+
+    def send(self, data):
+        ch = self.sensor_char()
+        if ch is None or not self.connected:
+            self.unsent += 1
+            return False
+        if ch.notify(data):
+            self.sent += 1
+            return True
+        self.unsent += 1
+        return False
+
+    def send_event(self):
+        """One sensor notification of the device's profile (the light sensor toggles)."""
+        self.light ^= 1
+        if self.profile == "perc-v1":
+            data = self.v1_value(1, self.light, False)
+            self.seq = (self.seq + 1) & 0xFFFF
+            return self.send(data)
+        return self.send(f"[3:0:{self.light}]".encode())
+
+    def start_stream(self, rate, count):
+        self.stop_stream()
+        interval = max(1, int(round(1000.0 / rate)))
+        state = {"left": count}
+
+        def tick():
+            if self.stream is None:
+                return False
+            self.send_event()
+            if count:
+                state["left"] -= 1
+                if state["left"] <= 0:
+                    self.stream = None
+                    return False
+            return True
+
+        self.stream = GLib.timeout_add(interval, tick)
+
+    def stop_stream(self):
+        if self.stream is not None:
+            GLib.source_remove(self.stream)
+            self.stream = None
+
+
+class DeviceObject(mockobject.DBusMockObject):
+    """Device1 whose methods behave like BlueZ's (and can reply late, fail or vanish)."""
+
+    @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
+    def Connect(self):
+        self.perc.connect()
+
+    @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
+    def Disconnect(self):
+        if not self.perc.connected:
+            raise err("org.bluez.Error.NotConnected", "Not Connected")
+        self.perc.link_lost(announce=True)
+
+    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")
+    def ConnectProfile(self, uuid):
+        raise err("org.bluez.Error.NotAvailable", "Operation currently not available")
+
+    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")
+    def DisconnectProfile(self, uuid):
+        raise err("org.bluez.Error.NotAvailable", "Operation currently not available")
+
+    @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
+    def CancelPairing(self):
+        pending = self.perc.pending_pair
+        if pending is None:
+            raise err("org.bluez.Error.DoesNotExist", "Does Not Exist")
+        self.perc.pending_pair = None
+        pending[1](err("org.bluez.Error.AuthenticationCanceled", "Authentication Canceled"))
+
+    @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="",
+                         async_callbacks=("reply", "error"))
+    def Pair(self, reply, error):
+        perc = self.perc
+        emulator = perc.emulator
+        if self.props[DEVICE_IFACE]["Paired"]:
+            return error(err("org.bluez.Error.AlreadyExists", "Already Exists"))
+        if perc.pending_pair is not None:
+            return error(err("org.bluez.Error.InProgress", "In Progress"))
+        mode = perc.pair_mode
+        if mode.startswith("error:"):
+            return error(err(mode[len("error:"):], "Pairing failed (emulated)"))
+        if mode == "hang":
+            perc.pending_pair = (reply, error)  # never answers: clients must time out
+            return None
+        if mode == "vanish":
+            # The device disappears mid-pairing; bluetoothd answers only much later.
+            perc.pending_pair = (reply, error)
+            GLib.timeout_add(50, lambda: emulator.remove_device_path(perc.path) and False)
+            return None
+
+        def finish():
+            perc.pending_pair = None
+            try:
+                if not perc.connected:
+                    perc.connect()
+            except dbus.exceptions.DBusException as e:
+                return error(e)
+            perc.set_props({"Paired": dbus.Boolean(True), "Bonded": dbus.Boolean(True)})
+            reply()
+
+        agent = emulator.agent
+        if agent is None:
+            return finish()
+        perc.pending_pair = (reply, error)
+        # Ask the registered agent, as bluetoothd does for a pairing it cannot decide alone.
+
+        def agent_error(e):
+            perc.pending_pair = None
+            error(err("org.bluez.Error.AuthenticationRejected", f"Authentication Rejected: {e}"))
+
+        sender, path = agent
+        emulator.conn.call_async(sender, path, AGENT_IFACE, "RequestAuthorization", "o",
+                                 (dbus.ObjectPath(self.path),), lambda *a: finish(), agent_error, timeout=10)
+        return None
+
+
+class Control(dbus.service.Object):
+    """The control interface for tests, benchmarks and people."""
+
+    def __init__(self, conn, emulator):
+        super().__init__(conn, CONTROL_PATH)
+        self.em = emulator
+        # dbusmock's global method lookup expects these on every exported object.
+        self.methods = {}
+        self.interface = CONTROL_IFACE
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="ssssn", out_signature="o")
+    def AddPerc(self, adapter, address, name, profile, rssi):
+        """Adds a device in range: profile perc-v1 | mtk-serial | nordic-uart | none."""
+        return dbus.ObjectPath(self.em.add_perc(adapter, address, name, profile, rssi))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="")
+    def RemovePerc(self, address):
+        self.em.remove_device_path(self.em.device(address).path)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="ss", out_signature="")
+    def SetPairMode(self, address, mode):
+        """ok | error:org.bluez.Error.X | vanish | hang."""
+        self.em.device(address).pair_mode = mode
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
+    def SetAcquireNotify(self, address, allowed):
+        """False makes AcquireNotify fail NotSupported (clients must fall back to StartNotify)."""
+        self.em.device(address).acquire_allowed = bool(allowed)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
+    def SetInRange(self, address, in_range):
+        """Out of range: Connect fails with le-connection-abort-by-local; a live link drops."""
+        dev = self.em.device(address)
+        dev.in_range = bool(in_range)
+        if not in_range:
+            dev.link_lost(announce=True)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="")
+    def DropLink(self, address):
+        self.em.device(address).link_lost(announce=True)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sdu", out_signature="")
+    def StartStream(self, address, rate, count):
+        """Sensor notifications at `rate` Hz (count 0: until StopStream). PERC v1 values carry
+        CLOCK_MONOTONIC microseconds mod 2^32 as device time, so latency can be measured."""
+        self.em.device(address).start_stream(float(rate), int(count))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="du", out_signature="")
+    def StartStreamAll(self, rate, count):
+        for dev in self.em.devices.values():
+            if dev.profile != "none":
+                dev.start_stream(float(rate), int(count))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="")
+    def StopStream(self, address):
+        self.em.device(address).stop_stream()
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="syyq", out_signature="b")
+    def SendV1(self, address, field, light, raw):
+        """One PERC v1 sensor notification with these sensor values."""
+        dev = self.em.device(address)
+        data = dev.v1_value(field, light, False, raw if raw else None)
+        dev.seq = (dev.seq + 1) & 0xFFFF
+        return dev.send(data)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="b")
+    def SendHeartbeat(self, address):
+        dev = self.em.device(address)
+        data = dev.v1_value(1, dev.light, True)
+        dev.seq = (dev.seq + 1) & 0xFFFF
+        return dev.send(data)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sq", out_signature="")
+    def DropSequence(self, address, n):
+        """The next notification's sequence number jumps by n (n notifications lost on air)."""
+        dev = self.em.device(address)
+        dev.seq = (dev.seq + int(n)) & 0xFFFF
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sq", out_signature="")
+    def SetSequence(self, address, seq):
+        self.em.device(address).seq = int(seq) & 0xFFFF
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="say", out_signature="b")
+    def SendRaw(self, address, value):
+        """Any bytes as one notification on the sensor (or serial) characteristic."""
+        return self.em.device(address).send(bytes(value))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="ssu", out_signature="u")
+    def SendMtk(self, address, text, chunk):
+        """MTK serial text split into notifications of `chunk` bytes (0: all in one)."""
+        dev = self.em.device(address)
+        data = text.encode("ascii")
+        size = int(chunk) or len(data)
+        parts = [data[i:i + size] for i in range(0, len(data), size)]
+        return sum(1 for p in parts if dev.send(p))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sy", out_signature="b")
+    def SetBattery(self, address, level):
+        ch = self.em.device(address).chars.get("battery")
+        return bool(ch and ch.notify(bytes([level])))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="a{sv}")
+    def Stats(self, address):
+        dev = self.em.device(address)
+        sensor = dev.sensor_char()
+        return dbus.Dictionary({
+            "connected": dbus.Boolean(dev.connected),
+            "connects": dbus.UInt32(dev.connects),
+            "sent": dbus.UInt32(dev.sent),
+            "unsent": dbus.UInt32(dev.unsent),
+            "acquired": dbus.Boolean(sensor is not None and sensor.notify_sock is not None),
+            "start_sessions": dbus.UInt32(sum(len(s) for s in dev.start_sessions.values())),
+            "subscribed": dbus.Array(sorted(dev.subscribed), signature="s"),
+            "paired": dbus.Boolean(dev.obj.props[DEVICE_IFACE]["Paired"]),
+            "trusted": dbus.Boolean(dev.obj.props[DEVICE_IFACE]["Trusted"]),
+            "seq": dbus.UInt16(dev.seq),
+        }, signature="sv")
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="aay")
+    def Writes(self, address):
+        """Every value the host wrote to the device's characteristics, in order."""
+        dev = self.em.device(address)
+        out = []
+        for ch in dev.chars.values():
+            out.extend(ch.writes)
+        return dbus.Array([dbus.ByteArray(w) for w in out], signature="ay")
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="")
+    def UnplugAdapter(self, name):
+        self.em.unplug_adapter(name)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
+    def PlugAdapter(self, name, powered):
+        self.em.plug_adapter(name, bool(powered))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="d", out_signature="")
+    def Vanish(self, seconds):
+        """bluetoothd goes away (releases org.bluez); back after `seconds` (0: on Return)."""
+        self.em.vanish(float(seconds))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="", out_signature="")
+    def Return(self):
+        self.em.come_back()
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="", out_signature="")
+    def Quit(self):
+        GLib.timeout_add(10, lambda: os._exit(0))
+
+
+def patch_agent_manager(emulator):
+    """RegisterAgent that remembers who registered (so Pair can ask the agent).
+
+    dbusmock looks methods up in obj.methods first; ours need the caller's bus name, which
+    its code methods cannot get, so we drop those and serve the interface from a class."""
+    bluez = mockobject.objects["/org/bluez"]
+    for name in ("RegisterAgent", "UnregisterAgent", "RequestDefaultAgent"):
+        bluez.methods[AGENT_MANAGER_IFACE].pop(name, None)
+    bluez.__class__ = AgentManagerObject
+    bluez.emulator = emulator
+
+
+class AgentManagerObject(mockobject.DBusMockObject):
+    @dbus.service.method(AGENT_MANAGER_IFACE, in_signature="os", out_signature="", sender_keyword="sender")
+    def RegisterAgent(self, path, capability, sender=None):
+        if capability not in ("", "DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay"):
+            raise err("org.bluez.Error.InvalidArguments", "Invalid Arguments")
+        if self.emulator.agent is not None and self.emulator.agent[0] == sender:
+            raise err("org.bluez.Error.AlreadyExists", "Already Exists")
+        self.emulator.agent = (sender, str(path))
+        self.emulator.watch_client(sender)
+        self.emulator.agent_capability = capability
+
+    @dbus.service.method(AGENT_MANAGER_IFACE, in_signature="o", out_signature="", sender_keyword="sender")
+    def UnregisterAgent(self, path, sender=None):
+        if self.emulator.agent is None or self.emulator.agent != (sender, str(path)):
+            raise err("org.bluez.Error.DoesNotExist", "Does Not Exist")
+        self.emulator.agent = None
+
+    @dbus.service.method(AGENT_MANAGER_IFACE, in_signature="o", out_signature="", sender_keyword="sender")
+    def RequestDefaultAgent(self, path, sender=None):
+        if self.emulator.agent is None or self.emulator.agent != (sender, str(path)):
+            raise err("org.bluez.Error.DoesNotExist", "Does Not Exist")
+
+
+def parse_perc(text):
+    parts = text.split(",")
+    if len(parts) < 3:
+        raise argparse.ArgumentTypeError("--perc wants ADDRESS,NAME,PROFILE[,RSSI]")
+    rssi = int(parts[3]) if len(parts) > 3 else -60
+    return parts[0], parts[1], parts[2], rssi
+
+
+def main():
+    ap = argparse.ArgumentParser(description="BlueZ emulator with PERC tangibles (see README.md).")
+    ap.add_argument("--bus", help="bus address (default: $DBUS_SESSION_BUS_ADDRESS; 'system' for the system bus)")
+    ap.add_argument("--adapter", action="append", default=None, help="adapter name, e.g. hci0 (repeatable)")
+    ap.add_argument("--perc", action="append", type=parse_perc, default=[],
+                    help="ADDRESS,NAME,PROFILE[,RSSI] on the first adapter (repeatable)")
+    ap.add_argument("--log", default=os.devnull, help="dbusmock call log file")
+    args = ap.parse_args()
+    # A parent may have spawned us with signals blocked (Swift's Process does): unblock them
+    # so that SIGTERM ends us.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    if args.bus == "system":
+        conn = dbus.SystemBus()
+    elif args.bus:
+        conn = dbus.bus.BusConnection(args.bus)
+    else:
+        conn = dbus.SessionBus()
+
+    control_name = dbus.service.BusName(CONTROL_NAME, conn, do_not_queue=True)
+    bus_name = dbus.service.BusName(BLUEZ, conn, do_not_queue=True)
+    main_object = mockobject.DBusMockObject(bus_name, "/", OM_IFACE, {}, args.log, True)
+    mockobject.objects["/"] = main_object
+    main_object.AddTemplate("bluez5", {"enable_advertise_api": False, "enable_monitor_api": False})
+    emulator = Emulator(conn, bus_name, args.log)
+    patch_agent_manager(emulator)
+    Control(conn, emulator)
+
+    adapters = args.adapter or ["hci0"]
+    for name in adapters:
+        emulator.add_adapter(name)
+    for address, name, profile, rssi in args.perc:
+        emulator.add_perc(adapters[0], address, name, profile, rssi)
+
+    loop = GLib.MainLoop()
+    conn.add_signal_receiver(lambda: loop.quit(), signal_name="Disconnected",
+                             path="/org/freedesktop/DBus/Local", dbus_interface="org.freedesktop.DBus.Local")
+    print(f"ready {conn.get_unique_name()}", flush=True)
+    loop.run()
+    _ = (control_name, dbusmock)
+
+
+if __name__ == "__main__":
+    main()
