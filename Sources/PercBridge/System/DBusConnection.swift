@@ -43,6 +43,10 @@ public final class DBusConnection: Sendable {
     /// False after `close()` or when the bus went away.
     public var isConnected: Bool { loop.isOpen }
 
+    /// Returns when the connection has closed, by `close()` or because the bus went away
+    /// (e.g. the system bus restarted): the moment to reconnect and subscribe again.
+    public func waitUntilClosed() async { await loop.waitUntilClosed() }
+
     /// Calls a method and waits for its reply (or the peer's error, or `NoReply` after `timeout`).
     /// Task cancellation fails the call with `CancellationError` at once.
     public func call(destination: String?, path: DBusObjectPath, interface: String?, member: String,

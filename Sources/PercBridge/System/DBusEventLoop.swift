@@ -56,6 +56,7 @@ final class DBusEventLoop: @unchecked Sendable {
         var ownerWatchCount: [String: Int] = [:]
         var stopping = false
         var closed = false
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
         /// The deadline the loop's current poll() will wake up for.
         var pollDeadline: UInt64 = .max
     }
@@ -151,6 +152,17 @@ final class DBusEventLoop: @unchecked Sendable {
     func cancel(serial: UInt32, with error: any Error) {
         let pending = state.withLock { $0.pending.removeValue(forKey: serial) }
         pending?.complete(.failure(error))
+    }
+
+    /// Returns once the loop has shut down (closed by us or by the bus).
+    func waitUntilClosed() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let closed = state.withLock { s in
+                if !s.closed { s.closeWaiters.append(waiter) }
+                return s.closed
+            }
+            if closed { waiter.resume() }
+        }
     }
 
     /// Local signal subscribers (for tests and diagnostics).
@@ -303,17 +315,18 @@ final class DBusEventLoop: @unchecked Sendable {
             dbus_connection_flush(connection)
         }
         dbus_connection_close(connection)
-        let (pending, subscribers) = state.withLock { s in
+        let (pending, subscribers, waiters) = state.withLock { s in
             s.closed = true
             s.stopping = true
-            defer { s.pending = [:]; s.subscribers = [] }
-            return (Array(s.pending.values), s.subscribers)
+            defer { s.pending = [:]; s.subscribers = []; s.closeWaiters = [] }
+            return (Array(s.pending.values), s.subscribers, s.closeWaiters)
         }
         for call in pending {
             call.complete(.failure(DBusError(.disconnected, "\(call.what) failed: the D-Bus connection closed")))
         }
         for subscriber in subscribers { subscriber.finish() }
         exports.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 
     // MARK: - Dispatch (loop thread)

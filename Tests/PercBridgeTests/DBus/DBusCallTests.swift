@@ -106,6 +106,7 @@ import Testing
         await #expect { _ = try await waiting.value } throws: { ($0 as? DBusError)?.isDisconnected == true }
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next() == nil)
+        await peer.connection.waitUntilClosed()
         #expect(!peer.connection.isConnected)
     }
 }

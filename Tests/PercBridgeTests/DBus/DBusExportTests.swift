@@ -42,12 +42,9 @@ import Testing
     }
 
     @Test func anExportedObjectAnswersAnotherConnection() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let service = try DBusConnection(bus: .address(bus.address))
-        let client = try DBusConnection(bus: .address(bus.address))
-        let object = try service.export(Self.path, interfaces: [Self.control()])
-        let name = service.uniqueName
+        let setup = try ServiceAndClient()
+        defer { setup.bus.stop() }
+        let (client, object, name) = (setup.client, setup.object, setup.service.uniqueName)
 
         let sum = try await client.call(destination: name, path: Self.path, interface: Self.iface, member: "Add",
                                         arguments: [.int32(40), .int32(2)])
@@ -85,12 +82,9 @@ import Testing
     }
 
     @Test func exportedPropertiesAndSignals() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let service = try DBusConnection(bus: .address(bus.address))
-        let client = try DBusConnection(bus: .address(bus.address))
-        let object = try service.export(Self.path, interfaces: [Self.control()])
-        let name = service.uniqueName
+        let setup = try ServiceAndClient()
+        defer { setup.bus.stop() }
+        let (client, object, name) = (setup.client, setup.object, setup.service.uniqueName)
         let changes = try await client.propertiesChanges(sender: name, path: Self.path, interface: Self.iface)
         let tangibles = try await client.signals(matching: DBusMatchRule(sender: name, interface: Self.iface, member: "TangibleChanged"))
 
@@ -158,5 +152,20 @@ import Testing
         #expect(throws: DBusError.self) {
             try service.export("/y", interfaces: [DBusInterface(name: "a.b", properties: [DBusProperty("P", "u", .string("x"))])])
         }
+    }
+}
+
+/// A private bus with a service connection exporting the control object and a client connection.
+private struct ServiceAndClient {
+    let bus: PrivateBus
+    let service: DBusConnection
+    let client: DBusConnection
+    let object: DBusExportedObject
+
+    init() throws {
+        bus = try PrivateBus()
+        service = try DBusConnection(bus: .address(bus.address))
+        client = try DBusConnection(bus: .address(bus.address))
+        object = try service.export(DBusExportTests.path, interfaces: [DBusExportTests.control()])
     }
 }
