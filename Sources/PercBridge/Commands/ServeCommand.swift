@@ -49,12 +49,6 @@ struct ServeCommand: AsyncParsableCommand {
             onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
         let inputs = try ServiceInputs.make(cfg.inputs, surface: surface, logger: logger)
         let loop = ServeLoop(parts: parts, inputs: inputs, store: store, logger: logger)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: loop, successTerminationBehavior: .gracefullyShutdownGroup),
-        ]
-        if let web = parts.web { services.append(.init(service: web)) }
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
-        await parts.tuio?.close()
+        try await parts.run(loop, logger: logger)
     }
 }

@@ -1,7 +1,7 @@
 // Independent TUIO receivers for the tests: python-tuio (a TUIO 1.1 client) and a python-osc bundle checker.
 import Foundation
 
-/// Runs both peers in one Python process until SIGTERM or `seconds`; prints a JSON summary:
+/// Runs both peers in one Python process until a `STOP` datagram on the raw port, or `seconds`; prints a JSON summary:
 /// the python-tuio client's objects and cursors at the end, and the bundle-order checker's
 /// findings (every bundle `source, alive, set…, fseq`; fseq positive and never decreasing;
 /// TUIO 2.0 `frm` first and `alv` last).
@@ -31,6 +31,8 @@ while not stop[0] and time.time() < end:
         data = raw.recv(65536)
     except socket.timeout:
         continue
+    if data == b"STOP":
+        break
     msgs = [m.message for m in OscPacket(data).messages]
     addrs = {m.address for m in msgs}
     if all(a.startswith("/tuio/") for a in addrs):

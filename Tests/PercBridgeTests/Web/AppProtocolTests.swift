@@ -35,7 +35,7 @@ import Testing
     @Test func badMessagesGetErrorsAndTheConnectionStays() async throws {
         let server = try await TestWebServer.start(maxMessageBytes: 4096)
         defer { server.stop() }
-        let lines = try await WSProbe.runAsync(["port": server.port, "seconds": 1.0, "send": [
+        let lines = try await WSProbe.runAsync(["port": server.port, "seconds": 20.0, "max": 9, "send": [
             "{not json", "{\"type\": \"dance\"}", ["raw_size": 5000], ["binary": "{}"],
             "{\"type\": \"contacts\", \"contacts\": [{\"id\": 1, \"phase\": \"begin\", \"x\": 1e9, \"y\": 3}]}",
             "{\"type\": \"hello\", \"protocol\": 99}",
@@ -53,7 +53,7 @@ import Testing
     @Test func presentedContactsAndActuateReachTheService() async throws {
         let server = try await TestWebServer.start()
         defer { server.stop() }
-        _ = try await WSProbe.runAsync(["port": server.port, "seconds": 0.5, "send": [
+        _ = try await WSProbe.runAsync(["port": server.port, "seconds": 1.5, "send": [
             "{\"type\": \"hello\", \"protocol\": 1, \"name\": \"table app\", \"draws_overlay\": true}",
             "{\"type\": \"presented\", \"overlay\": 9, \"time\": 12.5}",
             "{\"type\": \"contacts\", \"contacts\": [{\"id\": 4, \"phase\": \"begin\", \"x\": 10, \"y\": 20}]}",
