@@ -3,12 +3,12 @@ import Foundation
 import Testing
 
 @Suite struct DemoCommandTests {
-    @Test func badOptionsAreRefusedWithAReason() throws {
-        let version = try CLI.run(["demo", "--tuio-version", "3.0"])
+    @Test func badOptionsAreRefusedWithAReason() async throws {
+        let version = try await offPool { try CLI.run(["demo", "--tuio-version", "3.0"]) }
         #expect(version.status != 0 && version.stderr.contains("--tuio-version must be 1.1, 2.0 or both"))
-        let open = try CLI.run(["demo", "--http", "0.0.0.0:8080"])
+        let open = try await offPool { try CLI.run(["demo", "--http", "0.0.0.0:8080"]) }
         #expect(open.status != 0 && open.stderr.contains("give --token with at least 16 characters"))
-        let scenario = try CLI.run(["demo", "--scenario", "no-such-scenario", "--http", "127.0.0.1:0"])
+        let scenario = try await offPool { try CLI.run(["demo", "--scenario", "no-such-scenario", "--http", "127.0.0.1:0"]) }
         #expect(scenario.status != 0 && scenario.stderr.contains("built-in: demo, single-placement"))
     }
 

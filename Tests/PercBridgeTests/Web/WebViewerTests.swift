@@ -29,8 +29,13 @@ import Testing
         let server = try await Self.serverWithScene()
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/"
-        let dom = try await offPool { try Chromium.run(["--virtual-time-budget=15000", "--run-all-compositor-stages-before-draw", "--dump-dom"], url: url) }
-        let state = try Self.pageState(dom)
+        // One retry: on a loaded 2-core machine the first page load can miss the connection.
+        var state: [String: Any] = [:]
+        for _ in 0..<2 {
+            let dom = try await offPool { try Chromium.run(["--virtual-time-budget=15000", "--run-all-compositor-stages-before-draw", "--dump-dom"], url: url) }
+            state = try Self.pageState(dom)
+            if state["connected"] as? Bool == true && state["overlay"] as? Int == 9 { break }
+        }
         #expect(state["connected"] as? Bool == true)
         #expect(state["frame"] as? Int == 12)
         #expect(state["overlay"] as? Int == 9)
