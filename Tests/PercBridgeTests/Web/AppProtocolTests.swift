@@ -8,7 +8,7 @@ import Testing
     @Test func helloThenFramesAndOverlays() async throws {
         let server = try await TestWebServer.start()
         defer { server.stop() }
-        let (p, out) = try WSProbe.start(["port": server.port, "seconds": 1.5])
+        let (p, out) = try WSProbe.start(["port": server.port, "seconds": 20, "max": 3])
         defer { if p.isRunning { p.terminate() } }
         try await Task.sleep(for: .milliseconds(500))
         server.hub.publish(FrameResult(snapshot: TestWebServer.snapshot(frame: 5),
