@@ -115,13 +115,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
                             record: recordFrame, finish: finishRecording, logger: logger)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: loop, successTerminationBehavior: .gracefullyShutdownGroup),
-        ]
-        if let web = parts.web { services.append(.init(service: web)) }
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
-        await parts.tuio?.close()
+        try await parts.run(loop, logger: logger)
         Self.printSummary(loop.summary.withLock { $0 }, last: parts.pipeline.withPipeline { $0.lastResult })
     }
 

@@ -11,5 +11,6 @@ let allSubcommands: [any ParsableCommand.Type] = [
     ReplayCommand.self,
     ConfigCommand.self,
     DemoCommand.self,
+    ServeCommand.self,
     BenchCommand.self,
 ]

@@ -50,6 +50,6 @@ final class AppRouter: AppMessageSink {
         }
     }
 
-    /// Forget a disconnected app's contact state.
-    func forget(client: AppClient) { _ = decoders.withLock { $0.removeValue(forKey: client.id) } }
+    /// Forgets a disconnected app's contact state.
+    func appDisconnected(_ client: AppClient) { _ = decoders.withLock { $0.removeValue(forKey: client.id) } }
 }

@@ -1,17 +1,22 @@
-// `--record FILE` for the demo: writes each frame's inputs in the recording format of the inputs part.
+// `--record FILE` for the demo: each frame's inputs in the recording format of the inputs part.
 import MTKTangibles
 
-/// Wraps the inputs part's recorder. Until that lands on this branch, asking for a
-/// recording fails with a clear message instead of writing a format nobody reads.
+/// Wraps the inputs part's `Recorder`, so `percbridge replay` can play a demo run back.
 struct DemoRecording: Sendable {
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String { "--record is not available in this build yet (the recording writer of the inputs part is missing)" }
-    }
+    private let recorder: Recorder
 
     init(path: String, surface: Vec2, rate: Double, scenario: String, definitions: [TangibleDefinition]) throws {
-        throw Unavailable()
+        recorder = try Recorder(path: path, header: RecordingHeader(writer: "percbridge demo", surface: surface,
+                                                                    rateHz: rate, sources: ["simulator:\(scenario)"]))
+        recorder.record(definitions: definitions)
     }
 
-    func record(_ frame: Frame) {}
-    func close() {}
+    func record(_ frame: Frame) {
+        for c in frame.contacts { recorder.record(c) }
+        for e in frame.sensorEvents { recorder.record(e) }
+        for p in frame.presented { recorder.record(p) }
+        recorder.recordFrame(frame)
+    }
+
+    func close() { recorder.close() }
 }

@@ -54,4 +54,16 @@ struct ServiceParts: Sendable {
         return ServiceParts(config: config, metrics: metrics, clock: clock, hub: hub, router: router,
                             pipeline: pipeline, tuio: tuio, web: web)
     }
+
+    /// Runs `loop` (the frame loop) and the web server in one ServiceGroup until SIGTERM or
+    /// SIGINT, or until the loop ends (demo `--duration`); then closes the TUIO socket.
+    func run(_ loop: some Service, logger: Logger) async throws {
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: loop, successTerminationBehavior: .gracefullyShutdownGroup),
+        ]
+        if let web { services.append(.init(service: web)) }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        await tuio?.close()
+    }
 }

@@ -8,6 +8,12 @@ import Synchronization
 protocol AppMessageSink: Sendable {
     /// `raw` is the message as received (the contacts decoder keeps per-client state).
     func appSent(_ message: AppInbound, raw: Data, from client: AppClient, at arrival: Seconds) -> AppProtocolError?
+    /// The app went away: drop what was kept for it.
+    func appDisconnected(_ client: AppClient)
+}
+
+extension AppMessageSink {
+    func appDisconnected(_ client: AppClient) {}
 }
 
 /// The WebSocket side of the service: encodes each frame once and offers it to every
@@ -74,6 +80,7 @@ final class AppHub: Sendable {
     func disconnect(_ client: AppClient) {
         client.close()
         _ = clients.withLock { $0.removeValue(forKey: client.id) }
+        sink.withLock { $0 }?.appDisconnected(client)
     }
 
     /// The registry changed: new connections get the new definitions in `hello`.

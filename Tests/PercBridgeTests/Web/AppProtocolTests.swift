@@ -8,7 +8,7 @@ import Testing
     @Test func helloThenFramesAndOverlays() async throws {
         let server = try await TestWebServer.start()
         defer { server.stop() }
-        let (p, out) = try WSProbe.start(["port": server.port, "seconds": 1.5])
+        let (p, out) = try WSProbe.start(["port": server.port, "seconds": 20, "max": 3])
         defer { if p.isRunning { p.terminate() } }
         try await Task.sleep(for: .milliseconds(500))
         server.hub.publish(FrameResult(snapshot: TestWebServer.snapshot(frame: 5),
@@ -35,7 +35,7 @@ import Testing
     @Test func badMessagesGetErrorsAndTheConnectionStays() async throws {
         let server = try await TestWebServer.start(maxMessageBytes: 4096)
         defer { server.stop() }
-        let lines = try await WSProbe.runAsync(["port": server.port, "seconds": 1.0, "send": [
+        let lines = try await WSProbe.runAsync(["port": server.port, "seconds": 20.0, "max": 9, "send": [
             "{not json", "{\"type\": \"dance\"}", ["raw_size": 5000], ["binary": "{}"],
             "{\"type\": \"contacts\", \"contacts\": [{\"id\": 1, \"phase\": \"begin\", \"x\": 1e9, \"y\": 3}]}",
             "{\"type\": \"hello\", \"protocol\": 99}",
@@ -53,7 +53,7 @@ import Testing
     @Test func presentedContactsAndActuateReachTheService() async throws {
         let server = try await TestWebServer.start()
         defer { server.stop() }
-        _ = try await WSProbe.runAsync(["port": server.port, "seconds": 0.5, "send": [
+        _ = try await WSProbe.runAsync(["port": server.port, "seconds": 1.5, "send": [
             "{\"type\": \"hello\", \"protocol\": 1, \"name\": \"table app\", \"draws_overlay\": true}",
             "{\"type\": \"presented\", \"overlay\": 9, \"time\": 12.5}",
             "{\"type\": \"contacts\", \"contacts\": [{\"id\": 4, \"phase\": \"begin\", \"x\": 10, \"y\": 20}]}",
@@ -101,6 +101,7 @@ import Testing
         defer { if reader.isRunning { reader.terminate() } }
         try await Task.sleep(for: .milliseconds(700))
         #expect(server.hub.clientCount == 2)
+        let clients = server.hub.connectedClients  // kept: a client that left is no longer listed
         var worst = Duration.zero
         let clock = ContinuousClock()
         let frames: UInt64 = 3000
@@ -110,7 +111,9 @@ import Testing
             worst = max(worst, clock.now - t)
             try await Task.sleep(for: .microseconds(500))
         }
-        #expect(worst < .milliseconds(20), "publishing waited on a client: worst \(worst)")
+        // A publisher that waited on the stalled client would block for seconds (until it reads
+        // again at 4 s); the bound leaves room for a loaded machine's scheduling delays.
+        #expect(worst < .milliseconds(500), "publishing waited on a client: worst \(worst)")
         let readerLines = try await offPool {
             let d = readerOut.fileHandleForReading.readDataToEndOfFile()
             reader.waitUntilExit()
@@ -118,7 +121,7 @@ import Testing
         }
         let readerCount = Int(readerLines.split(separator: "\n").last { $0.hasPrefix("COUNT") }?.split(separator: " ")[1] ?? "0") ?? 0
         #expect(readerCount > Int(frames) / 3, "the reading client kept up: \(readerCount)")
-        let dropped = server.hub.connectedClients.map(\.dropped).max() ?? 0
+        let dropped = clients.map(\.dropped).max() ?? 0
         #expect(dropped > Int(frames) / 2, "the stalled client skipped frames instead of queueing them: \(dropped)")
         _ = try await offPool { let d = stalledOut.fileHandleForReading.readDataToEndOfFile(); stalled.waitUntilExit(); return d }
     }
