@@ -3,4 +3,5 @@ import ArgumentParser
 
 let benchSubcommands: [any ParsableCommand.Type] = [
     LightCheckBench.self,
+    NotifyBench.self,
 ]
