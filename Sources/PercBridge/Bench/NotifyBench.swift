@@ -7,6 +7,22 @@ import MTKTangibles
 import Synchronization
 
 struct NotifyBench: AsyncParsableCommand {
+    /// Reads lines of a pipe off the cooperative pool.
+    final class LineReader: Sendable {
+        let handle: FileHandle
+        init(_ handle: FileHandle) { self.handle = handle }
+        func next() async -> String? {
+            let handle = self.handle
+            return await withCheckedContinuation { c in
+                Thread.detachNewThread {
+                    var bytes: [UInt8] = []
+                    while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
+                    c.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
+                }
+            }
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "notify",
         abstract: "BLE notification loss and latency through BlueZ: AcquireNotify vs StartNotify.",
@@ -65,10 +81,13 @@ struct NotifyBench: AsyncParsableCommand {
 
         print("notify bench: \(percs) PERCs × \(rate) Hz × \(seconds) s per path, private dbus-daemon + BlueZ emulator")
         var results: [PathResult] = []
+        var baselines: [NotifyPath: Baseline] = [:]
         for path in [NotifyPath.acquireNotify, .startNotify] {
             results.append(try await measure(path: path, addresses: addresses, session: session, control: control, logger: logger))
+            try await Task.sleep(for: .milliseconds(300))
+            baselines[path] = try await pythonBaseline(path: path, emulator: emulator, control: control)
         }
-        report(results)
+        report(results, baselines: baselines)
     }
 
     private func measure(path: NotifyPath, addresses: [String], session: BlueZSession, control: BlueZEmulatorControl,
@@ -125,6 +144,35 @@ struct NotifyBench: AsyncParsableCommand {
         return result
     }
 
+    /// The same streams received by a Python client (dbus-python, GLib main loop), in the same run.
+    struct Baseline: Decodable {
+        var received: Int
+        var p50: Double
+        var p99: Double
+        var max: Double
+        enum CodingKeys: String, CodingKey { case received, p50 = "p50_ms", p99 = "p99_ms", max = "max_ms" }
+    }
+
+    private func pythonBaseline(path: NotifyPath, emulator: BlueZEmulatorProcess,
+                                control: BlueZEmulatorControl) async throws -> Baseline? {
+        let script = URL(fileURLWithPath: emulator.script).deletingLastPathComponent()
+            .appendingPathComponent("python_notify_client.py").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: emulator.python)
+        p.arguments = [script, "--bus", emulator.address, "--path", path == .acquireNotify ? "fd" : "signal",
+                       "--seconds", String(seconds + 2)]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+        let lines = LineReader(out.fileHandleForReading)
+        guard await lines.next() == "subscribed" else { return nil }
+        try await control.startStreamAll(rate: rate, count: UInt32((rate * seconds).rounded()))
+        guard let json = await lines.next() else { return nil }
+        return try? JSONDecoder().decode(Baseline.self, from: Data(json.utf8))
+    }
+
     private func sentCounts(_ addresses: [String], _ control: BlueZEmulatorControl) async throws -> [(sent: Int, unsent: Int)] {
         var out: [(Int, Int)] = []
         for a in addresses {
@@ -134,8 +182,19 @@ struct NotifyBench: AsyncParsableCommand {
         return out
     }
 
-    private func report(_ results: [PathResult]) {
+    private func report(_ results: [PathResult], baselines: [NotifyPath: Baseline]) {
         func f(_ v: Double) -> String { String(format: "%.3f", v) }
+        print("")
+        print("Baseline in this run: a Python client (dbus-python + GLib, as Python BLE tools work) on the same streams:")
+        for r in results {
+            guard let b = baselines[r.path] else {
+                print("  \(r.path.rawValue): the Python baseline did not run")
+                continue
+            }
+            print("  \(r.path.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) received \(b.received)  "
+                  + "p50 \(f(b.p50)) ms  p99 \(f(b.p99)) ms  max \(f(b.max)) ms  → PercBridge "
+                  + String(format: "%.1fx lower p50, %.1fx lower p99", b.p50 / max(r.ms(50), 1e-6), b.p99 / max(r.ms(99), 1e-6)))
+        }
         print("")
         print("path           sent   received  lost  p50 ms  p99 ms  max ms   vs Bleak p50  vs Bleak p99")
         var allOK = true
