@@ -443,6 +443,7 @@ class PercDevice:
         self.stream = None
         self.connects = 0
         self.pending_pair = None
+        self.agent_approvals = 0
         advertised = PROFILES[profile][0]
         props = {
             "Address": dbus.String(address),
@@ -702,8 +703,12 @@ class DeviceObject(mockobject.DBusMockObject):
             error(err("org.bluez.Error.AuthenticationRejected", f"Authentication Rejected: {e}"))
 
         sender, path = agent
+        def agent_ok(*_):
+            perc.agent_approvals += 1
+            finish()
+
         emulator.conn.call_async(sender, path, AGENT_IFACE, "RequestAuthorization", "o",
-                                 (dbus.ObjectPath(self.path),), lambda *a: finish(), agent_error, timeout=10)
+                                 (dbus.ObjectPath(self.path),), agent_ok, agent_error, timeout=10)
         return None
 
 
@@ -823,6 +828,7 @@ class Control(dbus.service.Object):
             "paired": dbus.Boolean(dev.obj.props[DEVICE_IFACE]["Paired"]),
             "trusted": dbus.Boolean(dev.obj.props[DEVICE_IFACE]["Trusted"]),
             "seq": dbus.UInt16(dev.seq),
+            "agent_approvals": dbus.UInt32(dev.agent_approvals),
         }, signature="sv")
 
     @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="aay")

@@ -7,4 +7,5 @@ let benchSubcommands: [any ParsableCommand.Type] = [
     EngineBench.self,
     AccuracyBench.self,
     InputBench.self,
+    NotifyBench.self,
 ]

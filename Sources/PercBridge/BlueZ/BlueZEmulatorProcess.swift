@@ -14,6 +14,9 @@ final class BlueZEmulatorProcess: @unchecked Sendable {
     private let daemon: Process
     private let emulator: Process
     private let emulatorErrors: URL
+    /// The Python and the emulator script it runs (other scripts sit beside it).
+    let python: String
+    let script: String
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -53,7 +56,7 @@ final class BlueZEmulatorProcess: @unchecked Sendable {
         }
         address = line
 
-        let (python, script) = try Self.locate()
+        (python, script) = try Self.locate()
         emulator = Process()
         emulator.executableURL = URL(fileURLWithPath: python)
         var arguments = [script, "--bus", address]

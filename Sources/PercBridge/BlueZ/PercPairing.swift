@@ -21,8 +21,11 @@ struct PercPairing: Sendable {
     let mirror: BlueZMirror
     let discovery: BlueZDiscovery
     let logger: Logger
-    init(mirror: BlueZMirror, discovery: BlueZDiscovery, logger: Logger) {
-        self.mirror = mirror; self.discovery = discovery; self.logger = logger
+    /// Registered before pairing when given (answers BlueZ's questions: NoInputNoOutput).
+    var agent: BlueZAgent?
+
+    init(mirror: BlueZMirror, discovery: BlueZDiscovery, agent: BlueZAgent? = nil, logger: Logger) {
+        self.mirror = mirror; self.discovery = discovery; self.agent = agent; self.logger = logger
     }
 
     func pair(address rawAddress: String, timeout: Duration = .seconds(30),
@@ -49,6 +52,12 @@ struct PercPairing: Sendable {
         }
         guard let found = device else { throw .notFound(address: address, seconds: timeout.seconds) }
         let path = found.path
+
+        if let agent {
+            do { try await agent.register() } catch {
+                logger.warning("pair: could not register the pairing agent (\(error)); BlueZ's default agent will answer")
+            }
+        }
 
         let alreadyPaired = found.paired
         if !alreadyPaired {

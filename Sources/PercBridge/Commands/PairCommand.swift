@@ -54,7 +54,8 @@ struct PairCommand: AsyncParsableCommand {
         let logger = BlueZCLI.logger("percbridge.pair", verbose: verbose)
         let session = try await BlueZCLI.session(bus: busOptions.bus, logger: logger)
         defer { session.close() }
-        let pairing = PercPairing(mirror: session.mirror, discovery: session.discovery, logger: logger)
+        let agent = BlueZAgent(connection: session.connection, logger: logger)
+        let pairing = PercPairing(mirror: session.mirror, discovery: session.discovery, agent: agent, logger: logger)
         let json = self.json
         do {
             let result = try await pairing.pair(address: address, timeout: .milliseconds(Int(timeout * 1000))) { step in

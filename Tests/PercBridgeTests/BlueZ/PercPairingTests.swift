@@ -4,8 +4,8 @@ import Testing
 @testable import PercBridge
 
 @Suite(.serialized) struct PercPairingTests {
-    func pairing(_ bed: BlueZTestbed) -> PercPairing {
-        PercPairing(mirror: bed.session.mirror, discovery: bed.session.discovery, logger: bed.session.logger)
+    func pairing(_ bed: BlueZTestbed, agent: BlueZAgent? = nil) -> PercPairing {
+        PercPairing(mirror: bed.session.mirror, discovery: bed.session.discovery, agent: agent, logger: bed.session.logger)
     }
 
     func failure(_ bed: BlueZTestbed, _ address: String, timeout: Duration) async -> PercPairingError? {
@@ -30,6 +30,16 @@ import Testing
         // A second time: already paired is fine.
         let again = try await pairing(bed).pair(address: BlueZTestbed.mtk, timeout: .seconds(10))
         #expect(again.alreadyPaired)
+    }
+
+    @Test func ourNoInputNoOutputAgentAnswersBlueZ() async throws {
+        let bed = try await BlueZTestbed()
+        let agent = BlueZAgent(connection: bed.session.connection, logger: bed.session.logger)
+        let result = try await pairing(bed, agent: agent).pair(address: BlueZTestbed.v1, timeout: .seconds(10))
+        #expect(result.profile == .percV1)
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["agent_approvals"]?.int == 1)
+        // Registering again (e.g. after a bluetoothd restart) is harmless.
+        try await agent.register()
     }
 
     @Test func aDeviceWithoutPercServicesIsNotAPerc() async throws {
