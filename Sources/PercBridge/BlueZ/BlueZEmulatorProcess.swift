@@ -9,9 +9,10 @@ import Foundation
 /// repository's `.venv/bin/python` (made by `scripts/setup`).
 final class BlueZEmulatorProcess: @unchecked Sendable {
     // @unchecked: the Process objects are only touched by the owner (start, stop, deinit).
-    let directory: URL
-    let address: String
-    private let daemon: Process
+    /// The private bus the emulator serves; its temp dir also holds the emulator's log.
+    private let bus: DBusPrivateDaemon
+    var directory: URL { bus.directory }
+    var address: String { bus.address }
     private let emulator: Process
     private let emulatorErrors: URL
     /// The Python and the emulator script it runs (other scripts sit beside it).
@@ -24,55 +25,27 @@ final class BlueZEmulatorProcess: @unchecked Sendable {
 
     /// `percs`: (address, name, profile, rssi) added at start on hci0.
     init(percs: [(String, String, String, Int)] = [], adapters: [String] = ["hci0"]) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("percbridge-bluez-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("bus.conf")
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(directory.path)/bus</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """.write(to: config, atomically: true, encoding: .utf8)
-
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
-        let daemonOut = Pipe()
-        daemon.standardOutput = daemonOut
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        guard let line = Self.readLine(daemonOut.fileHandleForReading), line.hasPrefix("unix:") else {
-            daemon.terminate()
-            throw Failure(description: "dbus-daemon did not start (is the dbus package installed? scripts/setup installs it)")
+        do { bus = try DBusPrivateDaemon() } catch {
+            throw Failure(description: "\(error)")
         }
-        address = line
-
         (python, script) = try Self.locate()
         emulator = Process()
         emulator.executableURL = URL(fileURLWithPath: python)
-        var arguments = [script, "--bus", address]
+        var arguments = [script, "--bus", bus.address]
         for a in adapters { arguments += ["--adapter", a] }
         for (addr, name, profile, rssi) in percs { arguments += ["--perc", "\(addr),\(name),\(profile),\(rssi)"] }
         emulator.arguments = arguments
         let out = Pipe()
-        emulatorErrors = directory.appendingPathComponent("emulator.log")
+        emulatorErrors = bus.directory.appendingPathComponent("emulator.log")
         FileManager.default.createFile(atPath: emulatorErrors.path, contents: nil)
         emulator.standardOutput = out
         emulator.standardError = try FileHandle(forWritingTo: emulatorErrors)
         do { try emulator.run() } catch {
-            daemon.terminate()
+            bus.stop()
             throw Failure(description: "could not start \(python) \(script): \(error)")
         }
-        guard let ready = Self.readLine(out.fileHandleForReading), ready.hasPrefix("ready") else {
+        guard let ready = DBusPrivateDaemon.readLine(out.fileHandleForReading.fileDescriptor, timeout: 30),
+              ready.hasPrefix("ready") else {
             let log = (try? String(contentsOf: emulatorErrors, encoding: .utf8)) ?? ""
             stop()
             throw Failure(description: "the BlueZ emulator did not start: \(log)")
@@ -87,13 +60,13 @@ final class BlueZEmulatorProcess: @unchecked Sendable {
     func stop() {
         // Children inherit the Swift runtime's blocked signal mask, so SIGTERM may never be
         // delivered (the emulator unblocks it; dbus-daemon does not): SIGKILL after a grace.
-        for p in [emulator, daemon] where p.isRunning {
-            kill(p.processIdentifier, SIGTERM)
+        if emulator.isRunning {
+            kill(emulator.processIdentifier, SIGTERM)
             // Not waitUntilExit(): it spins a run loop, which stalls inside async code.
-            for _ in 0..<50 where p.isRunning { usleep(10_000) }
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            for _ in 0..<50 where emulator.isRunning { usleep(10_000) }
+            if emulator.isRunning { kill(emulator.processIdentifier, SIGKILL) }
         }
-        try? FileManager.default.removeItem(at: directory)
+        bus.stop()
     }
 
     deinit { stop() }
@@ -117,15 +90,5 @@ final class BlueZEmulatorProcess: @unchecked Sendable {
             throw Failure(description: "no Python with python-dbusmock: run scripts/setup (makes .venv) or set PERCBRIDGE_PYTHON")
         }
         return (python, script)
-    }
-
-    private static func readLine(_ handle: FileHandle) -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = handle.readData(ofLength: 1)
-            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-        }
     }
 }
