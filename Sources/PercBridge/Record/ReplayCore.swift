@@ -3,11 +3,12 @@ import LightCheck
 import MTKTangibles
 
 /// Engine.step → LightCheckScheduler.plan → outcomes into the next step. Pure, so a
-/// recording replays to the same results bit for bit. The live service can use the same
-/// core and write `step.digest` with `Recorder.record(result:frame:)` for replay to compare.
+/// recording replays to the same results bit for bit. The live service (`EngineCore`) steps
+/// through this same core, so live runs and replays cannot drift apart.
 public struct ReplayCore: Sendable {
-    public private(set) var engine: Engine
-    public private(set) var scheduler: LightCheckScheduler
+    // internal(set): the service's EngineCore defines and calibrates through them.
+    public internal(set) var engine: Engine
+    public internal(set) var scheduler: LightCheckScheduler
     private var outcomes: [VerificationOutcome] = []
 
     public init(definitions: [TangibleDefinition], engineConfig: EngineConfig = EngineConfig(),
@@ -16,20 +17,32 @@ public struct ReplayCore: Sendable {
         scheduler = LightCheckScheduler(config: lightCheckConfig)
     }
 
-    /// Definitions changed (a recorded `definitions` entry): added, replaced, removed.
-    public mutating func setDefinitions(_ defs: [TangibleDefinition]) {
-        let ids = Set(defs.map(\.id))
-        for old in engine.definitions where !ids.contains(old.id) { _ = engine.remove(old.id) }
-        let known = Set(engine.definitions.map(\.id))
-        for d in defs {
-            if known.contains(d.id) { try? engine.replace(d) } else { try? engine.add(d) }
+    /// Brings the engine's definitions in line with `definitions` (a recorded `definitions`
+    /// entry, or the service's registry): removes, then adds or replaces in id order.
+    public mutating func setDefinitions(_ definitions: [TangibleDefinition]) {
+        let current = Dictionary(engine.definitions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let wanted = Dictionary(definitions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for id in current.keys.sorted() where wanted[id] == nil { _ = engine.remove(id) }
+        for (id, d) in wanted.sorted(by: { $0.key < $1.key }) {
+            if let old = current[id] {
+                if old != d { try? engine.replace(d) }
+            } else {
+                try? engine.add(d)
+            }
         }
     }
 
-    public mutating func step(_ frame: Frame) -> ReplayStep {
+    /// One frame: the engine's output and the scheduler's plan (whose outcomes go into the
+    /// next frame's engine step).
+    public mutating func advance(_ frame: Frame) -> (output: EngineOutput, plan: LightCheckPlan) {
         let out = engine.step(frame, outcomes: outcomes)
         let plan = scheduler.plan(needs: out.needs, frame: frame)
         outcomes = plan.outcomes
+        return (out, plan)
+    }
+
+    public mutating func step(_ frame: Frame) -> ReplayStep {
+        let (out, plan) = advance(frame)
         return ReplayStep(frame: frame.number, engine: out, overlay: plan.overlay, outcomes: plan.outcomes)
     }
 }

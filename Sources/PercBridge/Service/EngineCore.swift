@@ -6,9 +6,10 @@ import MTKTangibles
 /// step, then `LightCheckScheduler.plan(needs:frame:)`. Also the entry point for the control
 /// API's define and calibrate, which need the engine's traces and the scheduler's search.
 struct EngineCore {
-    private(set) var engine: Engine
-    private(set) var scheduler: LightCheckScheduler
-    private var outcomes: [VerificationOutcome] = []
+    /// The pure step shared with `percbridge replay`.
+    private var core: ReplayCore
+    var engine: Engine { core.engine }
+    var scheduler: LightCheckScheduler { core.scheduler }
     private var sessions: [TangibleID: Int64] = [:]
     private var nextSession: Int64 = 1
     private var lastPoses: [TangibleID: (Pose, Seconds)] = [:]
@@ -18,14 +19,11 @@ struct EngineCore {
     private(set) var calibrations: [CalibrationResult] = []
 
     init(definitions: [TangibleDefinition], engine: EngineConfig = .init(), lightChecks: LightCheckConfig = .init()) {
-        self.engine = Engine(config: engine, definitions: definitions)
-        self.scheduler = LightCheckScheduler(config: lightChecks)
+        core = ReplayCore(definitions: definitions, engineConfig: engine, lightCheckConfig: lightChecks)
     }
 
     mutating func step(_ frame: Frame) -> FrameResult {
-        let out = engine.step(frame, outcomes: outcomes)
-        let plan = scheduler.plan(needs: out.needs, frame: frame)
-        outcomes = plan.outcomes
+        let (out, plan) = core.advance(frame)
         calibrations += plan.calibrations
         lastOutput = out
         lastTime = frame.time
@@ -64,16 +62,7 @@ struct EngineCore {
 
     /// Brings the engine's definitions in line with the registry: adds, removes, replaces.
     mutating func setDefinitions(_ definitions: [TangibleDefinition]) {
-        let current = Dictionary(engine.definitions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let wanted = Dictionary(definitions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for id in current.keys where wanted[id] == nil { engine.remove(id) }
-        for (id, d) in wanted.sorted(by: { $0.key < $1.key }) {
-            if let old = current[id] {
-                if old != d { try? engine.replace(d) }
-            } else {
-                try? engine.add(d)
-            }
-        }
+        core.setDefinitions(definitions)
     }
 
     /// The free traces now on the surface (for define).
@@ -98,7 +87,7 @@ struct EngineCore {
     mutating func startCalibration(of id: TangibleID) throws {
         guard let report = lastOutput?.tangible(id), let pose = report.pose,
               let d = engine.definitions.first(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
-        guard scheduler.startCalibration(CalibrationRequest(tangible: id, pose: pose, footprint: d.footprint), at: lastTime) else {
+        guard core.scheduler.startCalibration(CalibrationRequest(tangible: id, pose: pose, footprint: d.footprint), at: lastTime) else {
             throw CalibrationError.alreadyRunning(id)
         }
     }
