@@ -5,15 +5,17 @@ extension Engine {
         var tangibles: [TangibleReport] = []
         var needs: [VerificationNeed] = []
         tangibles.reserveCapacity(slots.count)
-        for s in slots {
-            var r = TangibleReport(id: s.id, name: s.definition.name, kind: s.definition.kind, state: s.stateName,
-                                   pose: nil, provenance: nil, traces: s.held, tolerance: s.jitter.tolerance(config),
-                                   searchPhase: nil, lightValue: s.lightValue, battery: s.battery)
-            if let m = s.perc {
-                if let (pose, prov) = m.pose { r.pose = pose; r.provenance = prov }
-                r.searchPhase = m.searchPhase
-                if let n = m.need { needs.append(n) }
-            } else if let t = s.puc?.track {
+        // By index, not `for s in slots`: a slot copy retains every buffer it holds.
+        for i in slots.indices {
+            var r = TangibleReport(id: slots[i].id, name: slots[i].definition.name, kind: slots[i].definition.kind,
+                                   state: slots[i].stateName, pose: nil, provenance: nil, traces: slots[i].held,
+                                   tolerance: slots[i].jitter.tolerance(config), searchPhase: nil,
+                                   lightValue: slots[i].lightValue, battery: slots[i].battery)
+            if slots[i].perc != nil {
+                if let (pose, prov) = slots[i].perc!.pose { r.pose = pose; r.provenance = prov }
+                r.searchPhase = slots[i].perc!.searchPhase
+                if let n = slots[i].perc!.need { needs.append(n) }
+            } else if let t = slots[i].puc?.track {
                 r.pose = t.pose; r.provenance = t.provenance
             }
             tangibles.append(r)

@@ -25,7 +25,7 @@ extension Engine {
 
         // Traces held for good (not a pending window guess) are never combined by the matcher.
         var pendingGuessers: Set<TangibleID> = []
-        for s in slots where s.perc?.hasPendingGuess == true { pendingGuessers.insert(s.id) }
+        for i in slots.indices where slots[i].perc?.hasPendingGuess == true { pendingGuessers.insert(slots[i].id) }
         for i in scene.ids.indices {
             if let h = scene.holder[i], !pendingGuessers.contains(h) { scene.blocked[i] = true }
         }

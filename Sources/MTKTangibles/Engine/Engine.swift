@@ -67,7 +67,10 @@ public struct Engine: Sendable {
         let changes = table.apply(frame)
         counters.unknownContactUpdates += UInt64(changes.unknownContactUpdates)
         var scene = FrameScene(table: table, cellSize: cellSize)
-        for s in slots { for tr in s.held { scene.setHolder(tr, s.id) } }
+        for i in slots.indices {
+            guard let track = slots[i].track else { continue }
+            for case let tr? in track.slots { scene.setHolder(tr, slots[i].id) }
+        }
 
         // (2) Sensor events, in arrival order.
         for e in frame.sensorEvents {
@@ -113,8 +116,10 @@ public struct Engine: Sendable {
             let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
             let u = maintainer.update(track, scene: &scene, table: table)
             if let rms = u.residualRMS { slots[i].jitter.observe(rms: rms, smoothing: config.jitterSmoothing) }
+            let unchanged = u.events.isEmpty && u.track.slots == track.slots
             emit(id, slots[i].handleTrack(u, at: t))
-            sync(&scene, id, track.traces, slots[i].held)
+            // Holder marks only move when the held traces changed (or the machine let go).
+            if !unchanged || slots[i].track == nil { sync(&scene, id, track.traces, slots[i].held) }
         }
 
         // (5) Searching tangibles.

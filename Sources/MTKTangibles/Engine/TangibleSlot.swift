@@ -4,8 +4,9 @@
 /// rather than an enum so that `slots[i].perc!.handle(…)` mutates in place (an enum
 /// payload would be copied out and back, copying the machine's buffers every frame).
 struct TangibleSlot: Sendable {
-    var definition: TangibleDefinition
-    var pattern: TrianglePattern
+    private let constants: SharedConstant<(definition: TangibleDefinition, pattern: TrianglePattern)>
+    var definition: TangibleDefinition { constants.value.definition }
+    var pattern: TrianglePattern { constants.value.pattern }
     /// Index of the pattern group (definitions with the same markers share matching work).
     var group = 0
     var perc: PercMachine?
@@ -15,12 +16,12 @@ struct TangibleSlot: Sendable {
     var battery: Int?
 
     init(_ d: TangibleDefinition, config: EngineConfig) {
-        definition = d
-        pattern = TrianglePattern(d)
+        constants = SharedConstant((d, TrianglePattern(d)))
+        id = d.id
         if d.kind == .perc { perc = PercMachine(definition: d, config: config) } else { puc = PucRecogniser(definition: d) }
     }
 
-    var id: TangibleID { definition.id }
+    let id: TangibleID
 
     var track: Track? { perc?.track ?? puc?.track }
 

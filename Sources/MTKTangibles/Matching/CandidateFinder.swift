@@ -28,9 +28,9 @@ struct CandidateFinder {
                     let b = nb[x], c = nb[y]
                     let dbc = positions[b].distance(to: positions[c])
                     guard dbc <= reach, dbc >= minSide else { continue }
+                    guard let f = pattern.fit(pa, positions[b], positions[c], tolerance: tolerance) else { continue }
                     let idx = [a, b, c]
-                    guard let f = pattern.fit([pa, positions[b], positions[c]], tolerance: tolerance) else { continue }
-                    let traces: [TraceID?] = f.assignment.map { scene.ids[idx[$0]] }
+                    let traces: [TraceID?] = TrianglePattern.perms[f.perm].map { scene.ids[idx[$0]] }
                     guard let history = fittedHistory(pattern, traces.map { $0! }, tolerance: tolerance, table: table) else { continue }
                     out.append(candidate(traces, idx: idx, pose: f.pose, residual: f.residual, history: history, scene: &scene, table: table))
                 }
@@ -92,7 +92,7 @@ struct CandidateFinder {
         while Double(k) * step <= shared + 1e-9 {
             let t = now - Double(k) * step
             if let p0 = table.position(traces[0], at: t), let p1 = table.position(traces[1], at: t),
-               let p2 = table.position(traces[2], at: t), pattern.fit([p0, p1, p2]).residual > tolerance * historySlack {
+               let p2 = table.position(traces[2], at: t), pattern.fit(p0, p1, p2).residual > tolerance * historySlack {
                 return nil
             }
             k += 1

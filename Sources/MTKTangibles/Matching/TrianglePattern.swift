@@ -39,34 +39,55 @@ public struct TrianglePattern: Hashable, Sendable {
     /// The best rigid fit of three points, if one fits within `tolerance` (mm, the largest
     /// marker displacement). `assignment[marker]` is the index of the point on that marker.
     public func fit(_ p: [Vec2], tolerance: Double) -> (assignment: [Int], pose: Pose, residual: Double)? {
-        let d01 = p[0].distance(to: p[1]), d12 = p[1].distance(to: p[2]), d20 = p[2].distance(to: p[0])
-        func dist(_ a: Int, _ b: Int) -> Double {
-            switch (min(a, b), max(a, b)) { case (0, 1): return d01; case (1, 2): return d12; default: return d20 }
+        guard let f = fit(p[0], p[1], p[2], tolerance: tolerance) else { return nil }
+        return (Self.perms[f.perm], f.pose, f.residual)
+    }
+
+    /// The best rigid fit of three points without allocating: `Self.perms[perm]` is the
+    /// assignment (`perms[perm][marker]` = point).
+    func fit(_ p0: Vec2, _ p1: Vec2, _ p2: Vec2, tolerance: Double) -> (perm: Int, pose: Pose, residual: Double)? {
+        let d01 = p0.distance(to: p1), d12 = p1.distance(to: p2), d20 = p2.distance(to: p0)
+        let s0 = sides[0], s1 = sides[1], s2 = sides[2]
+        let lim = 2 * tolerance
+        var best: (perm: Int, pose: Pose, residual: Double)?
+        // Side lengths first: cheap, and a side error above 2·tolerance rules the fit out.
+        // Orders as in `perms`: (p0 p1 p2), (p1 p2 p0), (p2 p0 p1), (p0 p2 p1), (p2 p1 p0), (p1 p0 p2).
+        @inline(__always) func tryOrder(_ k: Int, _ a: Vec2, _ b: Vec2, _ c: Vec2, _ ab: Double, _ bc: Double, _ ca: Double) {
+            guard abs(ab - s0) <= lim, abs(bc - s1) <= lim, abs(ca - s2) <= lim else { return }
+            let f = fit(a, b, c)
+            if f.residual <= tolerance, f.residual < (best?.residual ?? .infinity) { best = (k, f.pose, f.residual) }
         }
-        var best: (assignment: [Int], pose: Pose, residual: Double)?
-        for perm in Self.perms {
-            // Side lengths first: cheap, and a side error above 2·tolerance rules the fit out.
-            if abs(dist(perm[0], perm[1]) - sides[0]) > 2 * tolerance { continue }
-            if abs(dist(perm[1], perm[2]) - sides[1]) > 2 * tolerance { continue }
-            if abs(dist(perm[2], perm[0]) - sides[2]) > 2 * tolerance { continue }
-            let (pose, residual) = fit([p[perm[0]], p[perm[1]], p[perm[2]]])
-            if residual <= tolerance, residual < (best?.residual ?? .infinity) { best = (perm, pose, residual) }
-        }
+        tryOrder(0, p0, p1, p2, d01, d12, d20)
+        tryOrder(1, p1, p2, p0, d12, d20, d01)
+        tryOrder(2, p2, p0, p1, d20, d01, d12)
+        tryOrder(3, p0, p2, p1, d20, d12, d01)
+        tryOrder(4, p2, p1, p0, d12, d01, d20)
+        tryOrder(5, p1, p0, p2, d01, d20, d12)
         return best
     }
 
     /// Rigid fit with a known assignment: `q[marker]` is the point on that marker.
     public func fit(_ q: [Vec2]) -> (pose: Pose, residual: Double) {
-        let c = (q[0] + q[1] + q[2]) / 3
-        var s = 0.0, k = 0.0
-        for i in 0..<3 {
-            let r = q[i] - c
-            s += markers[i].cross(r); k += markers[i].dot(r)
+        let f = fit(q[0], q[1], q[2])
+        return (f.pose, f.residual)
+    }
+
+    /// Rigid fit of three points on markers 0, 1, 2 without allocating: the pose, the
+    /// largest marker displacement and the RMS displacement (one atan2, one sin/cos).
+    func fit(_ q0: Vec2, _ q1: Vec2, _ q2: Vec2) -> (pose: Pose, residual: Double, rms: Double) {
+        let c = Vec2((q0.x + q1.x + q2.x) / 3, (q0.y + q1.y + q2.y) / 3)
+        let r0 = q0 - c, r1 = q1 - c, r2 = q2 - c
+        let m0 = markers[0], m1 = markers[1], m2 = markers[2]
+        let s = m0.cross(r0) + m1.cross(r1) + m2.cross(r2)
+        let k = m0.dot(r0) + m1.dot(r1) + m2.dot(r2)
+        let angle = atan2(s, k)
+        let cs = cos(angle), sn = sin(angle)
+        @inline(__always) func off(_ m: Vec2, _ r: Vec2) -> Double {
+            let dx = m.x * cs - m.y * sn - r.x, dy = m.x * sn + m.y * cs - r.y
+            return dx * dx + dy * dy
         }
-        let pose = Pose(position: c, angle: atan2(s, k))
-        var residual = 0.0
-        for i in 0..<3 { residual = max(residual, pose.apply(markers[i]).distance(to: q[i])) }
-        return (pose, residual)
+        let e0 = off(m0, r0), e1 = off(m1, r1), e2 = off(m2, r2)
+        return (Pose(position: c, angle: angle), max(e0, e1, e2).squareRoot(), ((e0 + e1 + e2) / 3).squareRoot())
     }
 
     /// Pose from two points on known markers `i` and `j`, and the side-length error.

@@ -58,13 +58,14 @@ public struct PercMachine: Sendable {
 
     public typealias Action = TangibleEvent
 
-    public let definition: TangibleDefinition
-    public let config: EngineConfig
+    private let constants: SharedConstant<(definition: TangibleDefinition, config: EngineConfig)>
+    public var definition: TangibleDefinition { constants.value.definition }
+    public var config: EngineConfig { constants.value.config }
     public private(set) var state: State = .notInRange
     private var nextRequest: UInt64 = 1
 
     public init(definition: TangibleDefinition, config: EngineConfig, state: State = .notInRange) {
-        self.definition = definition; self.config = config; self.state = state
+        constants = SharedConstant((definition, config)); self.state = state
     }
 
     // MARK: The transition table
@@ -218,6 +219,9 @@ public struct PercMachine: Sendable {
     // MARK: Searching (onSurface)
 
     private mutating func search(_ s: Search, _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) {
+        // Nothing to offer and nothing asked: the search stays as it is (the common frame of
+        // a PERC searching an empty surface; no buffers are copied or rebuilt).
+        if s.phase == .lightOnly, s.check == nil, obs.triples.isEmpty, obs.tuples.isEmpty { return }
         var s = s
         let windowEnd = s.fieldOnAt + config.timeWindow
         let wasVerifying = s.phase == .verifying

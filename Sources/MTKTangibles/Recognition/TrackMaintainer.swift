@@ -18,6 +18,19 @@ struct TrackMaintainer {
     let owner: TangibleID
 
     func update(_ track: Track, scene: inout FrameScene, table: TraceTable) -> TrackUpdate {
+        // The common case, without allocating: three live traces that still fit; only the
+        // pose moves (the same result as the full path below, which would change nothing else).
+        if let a = track.slots[0], let b = track.slots[1], let c = track.slots[2],
+           let ia = scene.slot[a], let ib = scene.slot[b], let ic = scene.slot[c],
+           scene.alive[ia], scene.alive[ib], scene.alive[ic] {
+            let f = pattern.fit(scene.positions[ia], scene.positions[ib], scene.positions[ic])
+            if f.residual <= tolerance * config.deformationSlack {
+                var u = TrackUpdate(track: track)
+                u.track.pose = f.pose
+                u.residualRMS = f.rms
+                return u
+            }
+        }
         var u = TrackUpdate(track: track)
         for m in 0..<3 {
             if let id = u.track.slots[m], !table.isAlive(id) { release(m, .ended, &u) }
@@ -98,11 +111,9 @@ struct TrackMaintainer {
         let q = held.map { table.position(u.track.slots[$0]!)! }
         switch held.count {
         case 3:
-            let (pose, _) = pattern.fit(q)
-            u.track.pose = pose
-            var ss = 0.0
-            for m in 0..<3 { ss += (pose.apply(pattern.markers[m]) - q[m]).lengthSquared }
-            u.residualRMS = (ss / 3).squareRoot()
+            let f = pattern.fit(q[0], q[1], q[2])
+            u.track.pose = f.pose
+            u.residualRMS = f.rms
         case 2:
             u.track.pose = pattern.fit(q[0], onMarker: held[0], q[1], onMarker: held[1]).pose
         case 1:

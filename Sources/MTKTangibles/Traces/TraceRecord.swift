@@ -2,10 +2,10 @@
 
 /// Internal storage of one trace. Entries and samples are contiguous value buffers (the
 /// thesis moved from one object per entry to C structs for the same reason: no per-entry
-/// allocation).
+/// allocation); the entries are a ring, so the per-trace cap drops old ones in O(1).
 struct TraceRecord: Sendable {
     var summary: TraceSummary
-    var entries: ContiguousArray<TraceEntry>
+    var entries: EntryRing<TraceEntry>
     var samples: ContiguousArray<TraceSample>
 
     /// Index of the last entry at or before `time`, or nil when `time` precedes them all.

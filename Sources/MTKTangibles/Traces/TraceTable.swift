@@ -95,7 +95,7 @@ public struct TraceTable: Sendable {
                                    lastTime: frame.time, lastPhase: .begin, endedAt: nil, entryCount: 1,
                                    isCompressed: false, pathLength: 0)
         liveIndex[id] = live.count
-        live.append(TraceRecord(summary: summary, entries: [e], samples: []))
+        live.append(TraceRecord(summary: summary, entries: EntryRing([e]), samples: []))
         byContact[key] = id
         changes.began.append(id)
     }
@@ -148,9 +148,9 @@ public struct TraceTable: Sendable {
     }
 
     private static func trim(_ r: inout TraceRecord, _ settings: TraceSettings) {
-        if r.entries.count > settings.maxEntriesPerTrace {
-            // Drop a quarter at once so trimming stays amortised O(1) per entry.
-            r.entries.removeFirst(max(1, r.entries.count - settings.maxEntriesPerTrace * 3 / 4))
+        if r.entries.count >= max(1, settings.maxEntriesPerTrace) {
+            // Drop a quarter at once (the ring moves nothing); the buffer never grows past the cap.
+            r.entries.removeFirst(min(r.entries.count - 1, max(1, r.entries.count - settings.maxEntriesPerTrace * 3 / 4)))
         }
         if r.samples.count > settings.maxSamplesPerTrace {
             r.samples.removeFirst(max(1, r.samples.count - settings.maxSamplesPerTrace * 3 / 4))
@@ -161,7 +161,7 @@ public struct TraceTable: Sendable {
         while compressCursor < endOrder.count, endOrder[compressCursor].end + settings.compressTime <= now {
             let id = endOrder[compressCursor].id
             if var r = history[id] {
-                r.entries = []; r.samples = []; r.summary.isCompressed = true
+                r.entries.removeAll(); r.samples = []; r.summary.isCompressed = true
                 history[id] = r
             }
             compressCursor += 1
@@ -203,7 +203,7 @@ public struct TraceTable: Sendable {
     }
     public func summary(_ id: TraceID) -> TraceSummary? { record(id)?.summary }
     /// The stored entries (empty once compressed), oldest first.
-    public func entries(_ id: TraceID) -> ContiguousArray<TraceEntry> { record(id)?.entries ?? [] }
+    public func entries(_ id: TraceID) -> ContiguousArray<TraceEntry> { record(id)?.entries.elements ?? [] }
     /// The coalesced samples kept for the trace, oldest first.
     public func samples(_ id: TraceID) -> ContiguousArray<TraceSample> { record(id)?.samples ?? [] }
 
