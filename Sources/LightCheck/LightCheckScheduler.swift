@@ -250,7 +250,8 @@ public struct LightCheckScheduler: Sendable {
                 patches[t] = checkPatches(t, at: time, startingWith: nil)
             }
         }
-        // New rounds avoid everything already placed.
+        // New rounds avoid everything already placed, and every other check's live
+        // candidates (see `guarded`).
         for t in tangibles where patches[t] == nil {
             let others = patches.values.flatMap { $0 }
             if searches[t] != nil {
@@ -307,12 +308,32 @@ public struct LightCheckScheduler: Sendable {
         let layout = CandidateLayout(hypotheses: live, footprint: need.footprint, shift: shift, baseRadius: base, config: config)
         if check.currentRound == nil {
             guard let placed else { return [] }
+            // Cross-talk between tangibles: a patch of another tangible over one of this
+            // tangible's candidates would flip its sensor if that candidate is the true one,
+            // and the flip would be read as an answer to this round's probes (wrong
+            // confirmations when two PERCs are searching near each other). Such a round waits.
+            let foreign = placed.filter { $0.tangible != t }
+            let exposed = live.contains { h in
+                foreign.contains { $0.center.distance(to: h.sensorPosition + shift) < $0.radius + config.patchRadius + config.patchGap }
+            }
+            if exposed {
+                checks[t]?.hold(.sensorBusy)
+                return []
+            }
+            let guarded = guardedPositions(except: t)
             var drawable = layout.drawable(policy: config.footprintPolicy)
             drawable.removeAll { i in
                 placed.contains { $0.center.distance(to: layout.clusters[i].center) < $0.radius + layout.radius + config.patchGap }
             }
             guard !drawable.isEmpty else {
                 checks[t]?.hold(.nothingDrawable)
+                return []
+            }
+            drawable.removeAll { i in
+                guarded.contains { $0.distance(to: layout.clusters[i].center) < layout.radius + config.patchRadius + config.patchGap }
+            }
+            guard !drawable.isEmpty else {
+                checks[t]?.hold(.sensorBusy)
                 return []
             }
             let drawnIDs = Set(drawable.flatMap { layout.clusters[$0].ids })
@@ -345,6 +366,18 @@ public struct LightCheckScheduler: Sendable {
             for id in cluster.ids { drawnNow[id] = colour }
         }
         checks[t]?.shown = drawnNow
+        return out
+    }
+
+    /// The sensor positions of the live candidates of every other tangible whose round is
+    /// showing: this tangible's patches must not land on them (that tangible's sensor may be
+    /// there, and its round would take the flip for an answer). Sorted by tangible id.
+    private func guardedPositions(except t: TangibleID) -> [Vec2] {
+        var out: [Vec2] = []
+        for other in checks.keys.sorted() where other != t {
+            guard let check = checks[other], check.currentRound != nil else { continue }
+            for h in check.need.hypotheses where check.belief.weight(of: h.id) >= 1e-3 { out.append(h.sensorPosition) }
+        }
         return out
     }
 

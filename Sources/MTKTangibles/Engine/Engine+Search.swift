@@ -14,6 +14,21 @@ extension Engine {
         }
     }
 
+    /// Triples of a running identify check keep the marker assignment they are being
+    /// checked with while it still fits (see `rebuild`), so their hypotheses stay put.
+    private func keepAssignments(_ triples: [Candidate], _ i: Int, _ scene: FrameScene) -> [Candidate] {
+        guard let check = slots[i].perc?.pendingCheck, check.kind == .identify, !triples.isEmpty else { return triples }
+        let limit = slots[i].jitter.tolerance(config) * config.deformationSlack
+        return triples.map { c in
+            guard let old = check.candidates.first(where: { !$0.isTuple && $0.traces != c.traces && $0.traceSet == c.traceSet }),
+                  let k = rebuild(old, pattern: slots[i].pattern, owner: slots[i].id, scene: scene, keepWithin: limit),
+                  k.traces == old.traces else { return c }
+            var out = c
+            out.traces = k.traces; out.pose = k.pose; out.residual = k.residual
+            return out
+        }
+    }
+
     mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
         var wants: [(Int, Want)] = []
         for i in slots.indices {
@@ -110,11 +125,21 @@ extension Engine {
                 if let m = slots[i].perc, m.searchPhase == .verifying {
                     let limit = tol * config.deformationSlack
                     obs.verifying = m.verifyingCandidates.compactMap { c in
-                        rebuild(c, pattern: slots[i].pattern, owner: id, scene: scene).flatMap { $0.residual <= limit ? $0 : nil }
+                        rebuild(c, pattern: slots[i].pattern, owner: id, scene: scene, keepWithin: limit)
+                            .flatMap { $0.residual <= limit ? $0 : nil }
+                    }
+                    // A triple another searching tangible could take too is no sole survivor
+                    // to take unchecked (two PERCs set down together: one took the other's).
+                    if obs.verifying.count == 1, !obs.verifying[0].isTuple {
+                        let set = obs.verifying[0].traceSet
+                        for (j, wj) in wants where j != i {
+                            if case .resting = wj { continue }
+                            if triples(j, &scene).contains(where: { $0.traceSet == set }) { obs.contested.insert(set); break }
+                        }
                     }
                 }
             case .lightOnly:
-                obs.triples = triples(i, &scene).filter { open($0, scene) }
+                obs.triples = keepAssignments(triples(i, &scene).filter { open($0, scene) }, i, scene)
                 obs.tuples = tuples(i, &scene).filter { open($0, scene) }
             case .resting(let pose, let origin, let provenance, let since):
                 let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)

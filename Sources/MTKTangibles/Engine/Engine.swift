@@ -101,7 +101,8 @@ public struct Engine: Sendable {
             }
             var current: Candidate?
             if case .confirmed(let h) = o.result, check.kind == .identify, h >= 0, h < check.candidates.count {
-                current = rebuild(check.candidates[h], pattern: slots[i].pattern, owner: o.tangible, scene: scene)
+                current = rebuild(check.candidates[h], pattern: slots[i].pattern, owner: o.tangible, scene: scene,
+                                  keepWithin: slots[i].jitter.tolerance(config) * config.deformationSlack)
             }
             let before = slots[i].held
             emit(o.tangible, slots[i].perc!.handle(.outcome(o, current: current), at: t))
@@ -138,8 +139,13 @@ public struct Engine: Sendable {
     }
 
     /// A candidate refitted to the current positions of its traces, if they are all alive
-    /// and free (or held by `owner`); its residual is the current one.
-    func rebuild(_ c: Candidate, pattern: TrianglePattern, owner: TangibleID, scene: FrameScene) -> Candidate? {
+    /// and free (or held by `owner`); its residual is the current one. A triple keeps its
+    /// traces on their markers while that still fits within `keepWithin`: for nearly
+    /// symmetric patterns the best assignment flips with jitter, and each flip moved the
+    /// hypothesis's light-sensor position by up to 9 mm, taking its patch off the sensor
+    /// in the middle of a light check (the main cause of wrong confirmations).
+    func rebuild(_ c: Candidate, pattern: TrianglePattern, owner: TangibleID, scene: FrameScene,
+                 keepWithin: Double = 0) -> Candidate? {
         let held = (0..<3).filter { c.traces[$0] != nil }
         var q: [Vec2] = []
         for m in held {
@@ -148,6 +154,12 @@ public struct Engine: Sendable {
         }
         var out = c
         if held.count == 3 {
+            let kept = pattern.fit(q[0], q[1], q[2])
+            if kept.residual <= keepWithin {
+                out.pose = kept.pose
+                out.residual = kept.residual
+                return out
+            }
             // The best assignment now (it may flip for nearly symmetric patterns).
             guard let f = pattern.fit(q, tolerance: .infinity) else { return nil }
             out.traces = f.assignment.map { c.traces[held[$0]] }

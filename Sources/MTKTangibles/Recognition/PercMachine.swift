@@ -257,7 +257,7 @@ public struct PercMachine: Sendable {
             if wasVerifying { s.candidates = obs.verifying }
             // A sole surviving triple is taken; a tuple is never guessed (thesis: after the
             // window only light-confirmed tuples).
-            if s.candidates.count == 1, !s.candidates[0].isTuple, s.soleSurvivorAllowed {
+            if s.candidates.count == 1, !s.candidates[0].isTuple, s.soleSurvivorAllowed, !obs.isContested(s.candidates[0]) {
                 take(s.candidates[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
                 return
             }

@@ -125,6 +125,16 @@ struct AccuracyBench: ParsableCommand {
             }
             last = out
             if log {
+                for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
+                    print(String(format: "%.3f light %d", frame.time, e.value))
+                }
+                if checker == .lightcheck, scheduler.overlay.patches.contains(where: { $0.tangible == id }) {
+                    let sensor = runner.world.trueSensorPosition(of: id)
+                    let ps = scheduler.overlay.patches.map { p in
+                        "\(p.tangible):\(p.purpose):\(p.colour):" + (sensor.map { String(format: "%.0fmm", p.center.distance(to: $0)) } ?? "-")
+                    }
+                    print(String(format: "%.3f overlay %d ", frame.time, Int(scheduler.overlay.id)) + ps.joined(separator: " "))
+                }
                 for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
                 for n in out.needs where n.tangible == id {
                     print(String(format: "%.3f need ", frame.time) + "\(n.request) \(n.kind) " + n.hypotheses.map { "\($0.traces)" }.joined(separator: " "))
