@@ -251,8 +251,10 @@ public struct LightCheckScheduler: Sendable {
             }
         }
         // New rounds avoid everything already placed, and every other check's live
-        // candidates (see `guarded`).
-        for t in tangibles where patches[t] == nil {
+        // candidates (see `guardedPositions`). Checks that waited for another tangible's
+        // round go first, so two PERCs with shared candidates take turns.
+        let waited = tangibles.filter { checks[$0]?.state == .holding(.sensorBusy) }
+        for t in waited + tangibles.filter({ !waited.contains($0) }) where patches[t] == nil {
             let others = patches.values.flatMap { $0 }
             if searches[t] != nil {
                 if checks[t]?.currentRound != nil { checks[t]?.hold(.sensorBusy) }
