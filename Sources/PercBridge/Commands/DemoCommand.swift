@@ -13,13 +13,20 @@ struct DemoCommand: AsyncParsableCommand {
         Virtual PERCs and fingers play a scenario on a virtual table; the service recognises
         them, plans light checks, the virtual display shows the patches and the virtual light
         sensors answer. Open the printed URL to watch it live; any TUIO client on the target
-        port sees the tangibles and fingers. Built-in scenarios: \(BuiltInScenarios.names.joined(separator: ", ")).
+        port sees the tangibles and fingers. Built-in scenarios: \(Self.scenarioNames.joined(separator: ", ")).
 
         Examples:
           percbridge demo                                   # the lively demo scenario, until Ctrl-C
           percbridge demo --scenario two-percs-together --seed 7 --duration 10
           percbridge demo --tuio 127.0.0.1:3333 --tuio-version 1.1 --http 127.0.0.1:8081
           percbridge demo --scenario my-scenario.json --record demo.jsonl
+          percbridge demo --scenario pairing --control-bus session   # then: percbridge status --bus session
+
+        The control API (percbridge list, pair, define, calibrate, forget, status) is offered
+        on the session bus when there is one (--control-bus to choose; none to switch it off).
+        The demo keeps its tangible registry in a temp file unless --registry names one. The
+        `pairing` scenario has an unknown PERC lying on the surface for the walk-through in
+        docs/pairing.md.
         """
     )
 
@@ -53,6 +60,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String = "notice"
 
+    @Option(name: .long, help: ControlBusChoice.help)
+    var controlBus: ControlBusChoice?
+
+    @Option(name: .long, help: ArgumentHelp("Keep the demo's tangible registry in FILE (default: a temp file).", valueName: "FILE"))
+    var registry: String?
+
+    static var scenarioNames: [String] { BuiltInScenarios.names + [DemoPairingScenario.name] }
+
     func validate() throws {
         guard ServiceConfig.TUIO.Versions(rawValue: tuioVersion) != nil else {
             throw ValidationError("--tuio-version must be 1.1, 2.0 or both (got \(tuioVersion))")
@@ -74,8 +89,11 @@ struct DemoCommand: AsyncParsableCommand {
         do { runner = try ScenarioRunner(scenario, seed: seed, frameRate: rate) } catch {
             throw ValidationError("scenario \(scenario.name): \(error)")
         }
-        let definitions = runner.world.definitions
         let surface = runner.world.surface
+        let demoRegistry = try DemoRegistry.open(path: registry, scenario: scenario, world: runner.world)
+        defer { demoRegistry.cleanUp() }
+        let definitions = try demoRegistry.store.load().tangibles
+        let links = DemoLinks(world: runner.world, paired: Set(definitions.compactMap(\.address)))
 
         var config = ServiceConfig()
         config.surface = .init(name: "demo (\(scenario.name))", widthMM: surface.x, heightMM: surface.y)
@@ -105,6 +123,7 @@ struct DemoCommand: AsyncParsableCommand {
                 print("  app protocol: ws://\(bindHost):\(port)/ws   metrics: http://\(bindHost):\(port)/metrics")
                 print("  \(tuioLine)")
                 print(duration.map { "  running for \($0) s" } ?? "  press Ctrl-C to stop")
+                fflush(nil)  // scripts wait for these lines
             })
         var recordFrame: (@Sendable (Frame) -> Void)?
         var finishRecording: (@Sendable () -> Void)?
@@ -113,19 +132,52 @@ struct DemoCommand: AsyncParsableCommand {
             recordFrame = { r.record($0) }
             finishRecording = { r.close() }
         }
+        let control = ControlService(pipeline: parts.pipeline, store: demoRegistry.store, links: links, hub: parts.hub,
+                                     context: .init(mode: "demo", frameRateHz: rate), logger: logger)
+        control.attach()
+        _ = links.takeSyncs()  // the modules paired from the start report their states themselves
+        let server = try await Self.startControl(control, choice: controlBus, logger: logger)
+        defer { server?.close() }
         let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
-                            record: recordFrame, finish: finishRecording, logger: logger)
+                            record: recordFrame, finish: finishRecording, links: links, logger: logger)
         try await parts.run(loop, logger: logger)
         Self.printSummary(loop.summary.withLock { $0 }, last: parts.pipeline.withPipeline { $0.lastResult })
     }
 
     static func loadScenario(_ nameOrFile: String) throws -> Scenario {
         if let s = BuiltInScenarios.named(nameOrFile) { return s }
+        if nameOrFile == DemoPairingScenario.name { return DemoPairingScenario.scenario }
         guard FileManager.default.fileExists(atPath: nameOrFile) else {
-            throw ValidationError("no built-in scenario or file \"\(nameOrFile)\"; built-in: \(BuiltInScenarios.names.joined(separator: ", "))")
+            throw ValidationError("no built-in scenario or file \"\(nameOrFile)\"; built-in: \(scenarioNames.joined(separator: ", "))")
         }
         do { return try Scenario.decode(try Data(contentsOf: URL(fileURLWithPath: nameOrFile))) } catch {
             throw ValidationError("\(nameOrFile): \(error)")
+        }
+    }
+
+    /// Starts the control API where asked; by default on the session bus if there is one,
+    /// and a failure there only warns (the demo runs on without it).
+    static func startControl(_ control: ControlService, choice: ControlBusChoice?, logger: Logger) async throws -> ControlServer? {
+        let bus: DBusBus
+        switch choice {
+        case .none?: return nil
+        case .bus(let b)?: bus = b
+        case nil:
+            guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+                logger.notice("no session bus: the control API is off (give --control-bus to offer it)")
+                return nil
+            }
+            bus = .session
+        }
+        do {
+            let server = try await ControlServer.start(control, bus: bus, logger: logger)
+            print("  control API: \(ControlAPI.busName) on the \(bus) (try: percbridge status\(ControlClient.busArgument(bus)))")
+            fflush(nil)
+            return server
+        } catch {
+            if choice != nil { throw error }
+            logger.warning("control API off: \(error)")
+            return nil
         }
     }
 

@@ -13,4 +13,9 @@ let allSubcommands: [any ParsableCommand.Type] = [
     DemoCommand.self,
     ServeCommand.self,
     BenchCommand.self,
+    ListCommand.self,
+    StatusCommand.self,
+    ForgetCommand.self,
+    DefineCommand.self,
+    CalibrateCommand.self,
 ]

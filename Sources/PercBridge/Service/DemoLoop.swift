@@ -27,12 +27,15 @@ final class DemoLoop: Service {
     private let record: (@Sendable (Frame) -> Void)?
     private let finish: (@Sendable () -> Void)?
     private let logger: Logger
+    /// The virtual PERC modules: only paired and defined ones reach the service (nil: all do).
+    private let links: DemoLinks?
     let summary = Mutex(Summary())
 
     init(runner: sending ScenarioRunner, parts: ServiceParts, start: Seconds, duration: Seconds?, rate: Double,
-         record: (@Sendable (Frame) -> Void)?, finish: (@Sendable () -> Void)?, logger: Logger) {
+         record: (@Sendable (Frame) -> Void)?, finish: (@Sendable () -> Void)?, links: DemoLinks? = nil, logger: Logger) {
         self.runner = Mutex(runner); self.parts = parts; self.start = start
         self.duration = duration; self.rate = rate; self.record = record; self.finish = finish; self.logger = logger
+        self.links = links
     }
 
     func run() async throws {
@@ -56,7 +59,7 @@ final class DemoLoop: Service {
     func step(at t: Seconds) {
         let output = runner.withLock { $0.advance(to: t) }
         parts.clock.add(contacts: output.contacts)
-        for e in output.sensorEvents { parts.clock.add(e) }
+        for e in sensorEvents(output.sensorEvents, at: t) { parts.clock.add(e) }
         for p in output.presented { parts.clock.add(p) }
         let frame = parts.clock.cut(at: t)
         record?(frame)
@@ -71,7 +74,7 @@ final class DemoLoop: Service {
         }
         let errors: [Double] = runner.withLock { r in
             result.snapshot.tangibles.compactMap { tg in
-                guard let pose = tg.pose, let truth = r.world.truePose(of: tg.id) else { return nil }
+                guard let pose = tg.pose, let truth = r.world.truePose(of: links?.simID(of: tg.id) ?? tg.id) else { return nil }
                 return pose.position.distance(to: truth.position)
             }
         }
@@ -89,5 +92,27 @@ final class DemoLoop: Service {
                 }
             }
         }
+    }
+
+    /// The simulator's notifications as the service gets them: through the virtual links,
+    /// after the current state of each module that was newly paired and defined (a real
+    /// link reports the field and light states of a PERC that lies on the surface already).
+    private func sensorEvents(_ events: [SensorEvent], at t: Seconds) -> [SensorEvent] {
+        guard let links else { return events }
+        var out: [SensorEvent] = []
+        let syncs = links.takeSyncs()
+        let inRange: [TangibleID: Bool] = runner.withLock { r in
+            for sim in syncs {
+                guard let id = links.serviceID(ofSim: sim), r.world.isLinked(sim) else { continue }
+                out.append(SensorEvent(tangible: id, kind: .link, value: 1, arrival: t))
+                out.append(SensorEvent(tangible: id, kind: .field, value: r.world.isOnSurface(sim) ? 1 : 0, arrival: t))
+                if let light = r.world.sensedLight(of: sim) {
+                    out.append(SensorEvent(tangible: id, kind: .light, value: light.sensorValue, arrival: t))
+                }
+            }
+            return Dictionary(links.modules.map { ($0.simID, r.world.isLinked($0.simID)) }, uniquingKeysWith: { a, _ in a })
+        }
+        links.observe(inRange: inRange)
+        return out + links.route(events)
     }
 }

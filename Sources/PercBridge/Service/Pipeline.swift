@@ -14,6 +14,9 @@ final class Pipeline {
     private var lastStates: [TangibleID: TangibleSnapshot] = [:]
     /// Called for each tangible whose state or provenance changed (D-Bus signal).
     var onStateChange: ((TangibleSnapshot) -> Void)?
+    /// Called after each frame, lock held, with the calibration results of that frame
+    /// (the control API's waiting calls look here). Must be quick and never wait.
+    var afterFrame: ((FrameView) -> Void)?
 
     init(core: EngineCore, outputs: [any FrameOutput], metrics: ServiceMetrics, logger: Logger) {
         self.core = core; self.outputs = outputs; self.metrics = metrics; self.logger = logger
@@ -57,6 +60,8 @@ final class Pipeline {
         }
         for output in outputs { output.publish(result) }
         lastResult = result
+        let calibrations = core.takeCalibrations()
+        afterFrame?(FrameView(pipeline: self, calibrations: calibrations))
         return result
     }
 }
