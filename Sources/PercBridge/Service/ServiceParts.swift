@@ -21,13 +21,16 @@ struct ServiceParts: Sendable {
     /// - Parameters:
     ///   - timeline: the service clock (monotonic seconds for `serve`, simulated time for `demo`).
     ///   - onHTTPPort: called with the bound HTTP port once the web server listens.
+    ///   - recorder: writes every input and frame tick the frame clock sees (`serve --record`).
     static func make(config: ServiceConfig, definitions: [TangibleDefinition], surface: Vec2,
                      timeline: @escaping @Sendable () -> Seconds, acceptPresented: Bool, logger: Logger,
+                     recorder: Recorder? = nil,
                      actuate: @escaping @Sendable (TangibleID, ActuationRequest) -> AppProtocolError?,
                      onHTTPPort: @escaping @Sendable (Int) async -> Void) async throws -> ServiceParts {
         let metrics = ServiceMetrics()
         let clock = FrameClock(mode: config.clock.followPresented && acceptPresented
-                               ? .followPresented(fallbackHz: config.clock.rateHz) : .fixedRate(hz: config.clock.rateHz))
+                               ? .followPresented(fallbackHz: config.clock.rateHz) : .fixedRate(hz: config.clock.rateHz),
+                               recorder: recorder)
         let hub = AppHub(context: .init(service: "percbridge 0.1.0",
                                         surface: .init(name: config.surface.name, width_mm: surface.x, height_mm: surface.y),
                                         frameRateHz: config.clock.rateHz, acceptsContacts: config.http.acceptContacts),
