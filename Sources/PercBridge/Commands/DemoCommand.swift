@@ -93,7 +93,9 @@ struct DemoCommand: AsyncParsableCommand {
         let demoRegistry = try DemoRegistry.open(path: registry, scenario: scenario, world: runner.world)
         defer { demoRegistry.cleanUp() }
         let definitions = try demoRegistry.store.load().tangibles
-        let links = DemoLinks(world: runner.world, paired: Set(definitions.compactMap(\.address)))
+        let links = DemoLinks(world: runner.world)
+        links.definitionsChanged(definitions)
+        _ = links.takeSyncs()  // the modules registered from the start report their states themselves
 
         var config = ServiceConfig()
         config.surface = .init(name: "demo (\(scenario.name))", widthMM: surface.x, heightMM: surface.y)
@@ -132,11 +134,22 @@ struct DemoCommand: AsyncParsableCommand {
             recordFrame = { r.record($0) }
             finishRecording = { r.close() }
         }
-        let control = ControlService(pipeline: parts.pipeline, store: demoRegistry.store, links: links, hub: parts.hub,
+        let pipeline = parts.pipeline, hub = parts.hub
+        let registry = DirectRegistry(store: demoRegistry.store) { definitions in
+            pipeline.withPipeline { $0.setDefinitions(definitions) }
+            hub.updateTangibles(definitions)
+            links.definitionsChanged(definitions)
+        }
+        links.use(registry)
+        let control = ControlService(pipeline: parts.pipeline, registry: registry, links: links, hub: parts.hub,
                                      context: .init(mode: "demo", frameRateHz: rate), logger: logger)
         control.attach()
-        _ = links.takeSyncs()  // the modules paired from the start report their states themselves
-        let server = try await Self.startControl(control, choice: controlBus, logger: logger)
+        let session: DBusBus? = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == nil ? nil : .session
+        let server = try await ControlServer.start(control, choice: controlBus, fallback: session, logger: logger)
+        if let server {
+            print("  control API: \(ControlAPI.busName) on the \(server.bus) (try: percbridge status\(ControlClient.busArgument(server.bus)))")
+            fflush(nil)
+        }
         defer { server?.close() }
         let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
                             record: recordFrame, finish: finishRecording, links: links, logger: logger)
@@ -152,32 +165,6 @@ struct DemoCommand: AsyncParsableCommand {
         }
         do { return try Scenario.decode(try Data(contentsOf: URL(fileURLWithPath: nameOrFile))) } catch {
             throw ValidationError("\(nameOrFile): \(error)")
-        }
-    }
-
-    /// Starts the control API where asked; by default on the session bus if there is one,
-    /// and a failure there only warns (the demo runs on without it).
-    static func startControl(_ control: ControlService, choice: ControlBusChoice?, logger: Logger) async throws -> ControlServer? {
-        let bus: DBusBus
-        switch choice {
-        case .none?: return nil
-        case .bus(let b)?: bus = b
-        case nil:
-            guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-                logger.notice("no session bus: the control API is off (give --control-bus to offer it)")
-                return nil
-            }
-            bus = .session
-        }
-        do {
-            let server = try await ControlServer.start(control, bus: bus, logger: logger)
-            print("  control API: \(ControlAPI.busName) on the \(bus) (try: percbridge status\(ControlClient.busArgument(bus)))")
-            fflush(nil)
-            return server
-        } catch {
-            if choice != nil { throw error }
-            logger.warning("control API off: \(error)")
-            return nil
         }
     }
 

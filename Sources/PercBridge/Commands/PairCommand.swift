@@ -104,7 +104,8 @@ struct PairCommand: AsyncParsableCommand {
                 return
             }
             let a = r["address"]?.string ?? address.uppercased()
-            print("Paired \(a) (\(r["name"]?.string ?? "?"), \(r["profile"]?.string ?? "?"))" + (r["already_paired"]?.bool == true ? " (it was already paired)" : "") + ".")
+            print("Paired \(a) (\(r["name"]?.string ?? "?"), \(r["profile"]?.string ?? "?")) as tangible \(r["tangible"]?.int ?? 0)"
+                  + (r["already_paired"]?.bool == true ? " (it was registered already)" : "") + ".")
             print("Next: put the tangible on the surface, keep it still, and run: percbridge define NAME --address \(a)\(ControlClient.busArgument(busOptions.bus))")
         }
     }

@@ -26,6 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
           percbridge serve --config /etc/percbridge/percbridge.toml
           percbridge serve --config my.toml --record /tmp/session.jsonl --log-level debug
           percbridge config check /etc/percbridge/percbridge.toml   # before a restart
+          percbridge serve --control-bus session   # control API (percbridge list/pair/define…) on your session bus
         """
     )
 
@@ -37,6 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Record every input of this run to FILE (replayable).", valueName: "FILE"))
     var record: String?
+
+    @Option(name: .long, help: ControlBusChoice.help)
+    var controlBus: ControlBusChoice?
 
     func run() async throws {
         LogSetup.bootstrap(level: Logger.Level(rawValue: logLevel))
@@ -79,6 +83,12 @@ struct ServeCommand: AsyncParsableCommand {
             actuate: { id, request in links.actuate(id, request) },
             onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
         let loop = ServeLoop(parts: parts, inputs: inputs, store: store, links: links, recording: recording, logger: logger)
+        // The control API (docs/control-api.md): system bus unless --control-bus says otherwise.
+        let control = ControlService(pipeline: parts.pipeline, registry: links, links: ServiceControlLinks(links: links), hub: parts.hub,
+                                     context: .init(mode: "serve", frameRateHz: cfg.clock.rateHz), logger: logger)
+        control.attach()
+        let server = try await ControlServer.start(control, choice: controlBus, fallback: .system, logger: logger)
+        defer { server?.close() }
         try await parts.run(loop, logger: logger)
     }
 }

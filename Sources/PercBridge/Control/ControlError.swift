@@ -26,6 +26,8 @@ struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
         case CalibrationFailed
         /// Pairing through BlueZ failed (the message carries BlueZ's reason).
         case PairingFailed
+        /// The BlueZ side failed otherwise (no bus, Bluetooth off, device not removed).
+        case LinkFailed
         /// Did not finish in time.
         case Timeout
         /// This service cannot do that (e.g. no BlueZ links).

@@ -1,19 +1,17 @@
-// What the control API needs from the BLE side: pair, forget, link states, new definitions.
+// What the control API needs from the BLE side: pair, forget, link states.
 import MTKTangibles
 
-/// The BLE links as the control API sees them. `serve` backs it with BlueZ links
-/// (`ServiceLinks`), `demo` with the simulator's virtual modules (`DemoLinks`).
+/// The PERC modules as the control API sees them. `serve` backs it with BlueZ
+/// (`ServiceControlLinks` over `ServiceLinks`), `demo` with the simulator's modules (`DemoLinks`).
 protocol ControlLinks: Sendable {
-    /// Pairs, trusts and connects the module at `address`. Throws `ControlError`.
+    /// Pairs, trusts and connects the module at `address` and makes sure the registry has a
+    /// PERC for it (a standard PERC named `name`, or as the module calls itself, until
+    /// `define` measures it). Throws `ControlError`.
     func pair(address: String, name: String) async throws -> LinkPairing
-    /// Disconnects and removes the module at `address` (after its tangible was forgotten).
-    func forget(address: String) async throws
-    /// Every module the service knows of (paired ones, and for the demo the ones in range).
+    /// Removes the tangible from the registry and, for a PERC, its module from BlueZ.
+    func forget(id: TangibleID) async throws -> TangibleDefinition
+    /// Every module the service knows of (registered ones; for the demo also those in range).
     func statuses() -> [LinkSummary]
-    /// Whether the module at `address` is paired; nil when this side cannot tell.
-    func isPaired(_ address: String) -> Bool?
-    /// The registry changed: route sensor events of the modules to the tangibles now named.
-    func definitionsChanged(_ definitions: [TangibleDefinition])
 }
 
 /// The outcome of a pairing.
@@ -21,6 +19,7 @@ struct LinkPairing: Sendable, Hashable {
     var address: String
     var name: String
     var profile: String
+    var tangible: TangibleID
     var alreadyPaired: Bool
 }
 
@@ -28,19 +27,8 @@ struct LinkPairing: Sendable, Hashable {
 struct LinkSummary: Sendable, Hashable {
     var address: String
     var name: String
-    /// `connected`, `connecting`, `paired`, `in range` (not paired), `out of range`.
+    /// `connected`, `connecting`, `searching`, …, or for unregistered demo modules `in range`.
     var state: String
     var profile: String?
     var tangible: TangibleID?
-}
-
-/// A service without BLE links (no BlueZ wiring): pairing is refused with what to do.
-struct NoLinks: ControlLinks {
-    var reason = "this service has no BlueZ links; pair with `percbridge pair --direct ADDRESS` and restart the service"
-
-    func pair(address: String, name: String) async throws -> LinkPairing { throw ControlError(.NotSupported, reason) }
-    func forget(address: String) async throws {}
-    func statuses() -> [LinkSummary] { [] }
-    func isPaired(_ address: String) -> Bool? { nil }
-    func definitionsChanged(_ definitions: [TangibleDefinition]) {}
 }

@@ -47,6 +47,28 @@ final class ControlServer: Sendable {
         return server
     }
 
+    /// Starts where `choice` says, else on `fallback` (nil: not at all). A failure on the
+    /// fallback only warns, so the service runs on without its control API; a failure on a
+    /// bus the user chose ends the command with the reason.
+    static func start(_ service: ControlService, choice: ControlBusChoice?, fallback: DBusBus?, logger: Logger) async throws -> ControlServer? {
+        let bus: DBusBus
+        switch choice {
+        case .none?: return nil
+        case .bus(let b)?: bus = b
+        case nil:
+            guard let fallback else {
+                logger.notice("no session bus: the control API is off (give --control-bus to offer it)")
+                return nil
+            }
+            bus = fallback
+        }
+        do { return try await start(service, bus: bus, logger: logger) } catch {
+            if choice != nil { throw error }
+            logger.warning("control API off: \(error)")
+            return nil
+        }
+    }
+
     private func signal(_ t: TangibleSnapshot) {
         try? object.emit("TangibleChanged", interface: ControlAPI.interface,
                          arguments: [.stringVariantDictionary(ControlValues.change(t))])

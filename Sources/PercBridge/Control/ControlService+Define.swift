@@ -30,40 +30,63 @@ extension ControlService {
         if kind == .puc && address != nil {
             throw ControlError(.InvalidArgument, "a PUC has no Bluetooth module: leave out the address, or define it as a PERC (--kind perc)")
         }
-        if let address, links.isPaired(address) == false {
-            throw ControlError(.NotPaired, "\(address) is not paired; pair it first: percbridge pair \(address)")
+        // A PERC was registered by pair (a standard PERC until now): define measures it.
+        let known = try load()
+        let target: TangibleDefinition?
+        if let address {
+            guard let t = known.tangibles.first(where: { $0.address?.uppercased() == address }) else {
+                throw ControlError(.NotPaired, "\(address) is not paired; pair it first: percbridge pair \(address)")
+            }
+            target = t
+        } else {
+            target = nil
         }
-        try checkFree(name: name, address: address)
+        if let other = known.tangibles.first(where: { $0.name == name && $0.id != target?.id }) {
+            throw ControlError(.NameTaken, "a tangible named \"\(name)\" exists already (id \(other.id)); choose another name or forget it first (percbridge forget \(other.id))")
+        }
         try begin("define", busy: "another define is running (one tangible at a time); wait for it to finish")
         defer { end("define") }
 
-        // 1. Three still traces (the creation scene's "exactly three touches").
+        // 1. Three still traces (the creation scene's "exactly three touches"), free or held
+        //    by the tangible being defined (its standard pattern may have matched).
         let seen = Mutex((free: 0, still: 0))
+        let own = target?.id
         let traces: [TraceID] = try await waiters.wait(timeout: settings.traceWait, timeoutError: {
             let s = seen.withLock { $0 }
             return ControlError(.NoTraces, "no three still traces on the surface (found \(s.free) free traces, \(s.still) of them still): "
                 + (s.free > 3 ? "lift your fingers and anything else untracked, " : "put the tangible down so that all three markers touch, ")
                 + "keep it still, then run define again")
         }) { view in
-            let still = view.pipeline.core.stillFreeTraceIDs
-            seen.withLock { $0 = (view.pipeline.core.freeTraceIDs.count, still.count) }
-            return still.count == 3 && view.pipeline.core.freeTraceIDs.count == 3 ? still : nil
+            let core = view.pipeline.core
+            let still = core.stillFreeTraceIDs(including: own)
+            let free = core.freeTraceIDs.count + (own.flatMap { core.lastOutput?.tangible($0)?.traces.count } ?? 0)
+            seen.withLock { $0 = (free, still.count) }
+            return still.count == 3 && free == 3 ? still : nil
         }
 
         // 2. The marker pattern, stored at once (a PERC with the standard offset until calibrated).
         let (draft, pose): (TangibleDefinition, Pose) = try pipeline.withPipeline { p in
             do {
-                let d = try p.core.define(id: 0, name: name, kind: kind, address: address, profile: nil, traces: traces)
+                let d = try p.core.define(id: target?.id ?? 0, name: name, kind: kind, address: address, profile: target?.profile, traces: traces)
                 return (d, p.core.definedPose(traces: traces))
             } catch let e as DefinitionError {
                 throw ControlError(.BadPattern, "\(e)")
             }
         }
-        let stored = try changeRegistry { r in
-            do { return try r.add(draft) } catch let e as TangibleRegistry.LookupError {
-                throw ControlError(.NameTaken, e.description)
+        let stored = try changeRegistry { r -> TangibleDefinition in
+            guard let t = target else { return try r.add(draft) }
+            guard r.definition(t.id) != nil else {
+                throw ControlError(.UnknownTangible, "tangible \(t.id) was forgotten while it was being defined")
             }
+            var d = draft
+            d.lightWhiteValue = t.lightWhiteValue
+            try r.update(d)
+            return d
         }
+        // `serve` switches definitions between two frames: wait for the engine to have it.
+        _ = try await waiters.wait(timeout: .seconds(5), timeoutError: {
+            ControlError(.Timeout, "the engine did not take the new definition of \(stored.name) within 5 s; see the service's log")
+        }) { view in view.pipeline.core.engine.definitions.contains(stored) ? true : nil }
         logger.notice("defined tangible \(stored.id) (\(stored.name)) from traces \(traces)", metadata: ["tangible": "\(stored.name)"])
         var reply = ControlValues.definition(stored)
         guard kind == .perc else { return reply }
@@ -137,16 +160,5 @@ extension ControlService {
         logger.notice("light sensor of tangible \(d.id) at (\(offset.x), \(offset.y)) mm, confidence \(result.confidence)",
                       metadata: ["tangible": "\(d.name)"])
         return (updated, result)
-    }
-
-    private func checkFree(name: String, address: String?) throws {
-        let registry: TangibleRegistry
-        do { registry = try store.load() } catch { throw ControlError(.RegistryWrite, "\(error)") }
-        if registry.tangibles.contains(where: { $0.name == name }) {
-            throw ControlError(.NameTaken, "a tangible named \"\(name)\" exists already; choose another name or forget it first (percbridge forget \"\(name)\")")
-        }
-        if let address, let other = registry.tangibles.first(where: { $0.address?.uppercased() == address }) {
-            throw ControlError(.AddressTaken, "\(address) belongs to tangible \(other.id) (\(other.name)) already; forget it first (percbridge forget \(other.id))")
-        }
     }
 }

@@ -9,8 +9,8 @@ import Synchronization
 /// pipeline lock only inside short synchronous closures (never across an await); long
 /// calls (define, calibrate, pair) wait as suspended tasks, so frames and other calls go on.
 ///
-/// The registry file is the truth: each change loads it, changes it, saves it atomically,
-/// then brings the pipeline, the app hub and the links in line.
+/// The registry file is the truth: each change goes through `registry.update` (load, change,
+/// save atomically, then the pipeline, the app hub and the links follow).
 final class ControlService: Sendable {
     struct Settings: Sendable {
         /// How long Define waits for three still traces.
@@ -27,7 +27,7 @@ final class ControlService: Sendable {
     }
 
     let pipeline: PipelineHandle
-    let store: RegistryStore
+    let registry: any ControlRegistry
     let links: any ControlLinks
     let hub: AppHub?
     let logger: Logger
@@ -35,17 +35,15 @@ final class ControlService: Sendable {
     let waiters = FrameWaiters()
     private let context: Mutex<Context>
     private let started = MonotonicClock.now()
-    /// Serialises registry changes (load → change → save → apply).
-    private let registryLock = Mutex(())
     /// Long calls running now: "define", "calibrate 3", "pair C0:…".
     let running = Mutex<Set<String>>([])
     /// Called with each tangible whose state changed (the D-Bus signal) and the on-surface count.
     let onChange = Mutex<(@Sendable (TangibleSnapshot) -> Void)?>(nil)
     let onSurfaceCount = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
-    init(pipeline: PipelineHandle, store: RegistryStore, links: any ControlLinks, hub: AppHub?, context: Context,
+    init(pipeline: PipelineHandle, registry: any ControlRegistry, links: any ControlLinks, hub: AppHub?, context: Context,
          settings: Settings = .init(), logger: Logger) {
-        self.pipeline = pipeline; self.store = store; self.links = links; self.hub = hub
+        self.pipeline = pipeline; self.registry = registry; self.links = links; self.hub = hub
         self.context = Mutex(context); self.settings = settings; self.logger = logger
     }
 
@@ -60,7 +58,6 @@ final class ControlService: Sendable {
             }
             p.onStateChange = { [self] t in onChange.withLock { $0 }?(t) }
         }
-        links.definitionsChanged(pipeline.withPipeline { $0.core.engine.definitions })
     }
 
     func setBusDescription(_ text: String) { context.withLock { $0.busDescription = text } }
@@ -86,7 +83,7 @@ final class ControlService: Sendable {
         let ctx = context.withLock { $0 }
         return [
             "version": .string(ControlAPI.version), "mode": .string(ctx.mode), "bus": .string(ctx.busDescription),
-            "registry": .string(store.path), "frames": .uint64(frames), "frame_rate": .double(ctx.frameRateHz),
+            "registry": .string(registry.path), "frames": .uint64(frames), "frame_rate": .double(ctx.frameRateHz),
             "uptime": .double(MonotonicClock.now() - started), "tangibles": .uint32(UInt32(tangibles)),
             "on_surface": .uint32(UInt32(onSurface)), "apps": .uint32(UInt32(hub?.clientCount ?? 0)),
             "links": ControlValues.list(links.statuses().map(ControlValues.link)),
@@ -101,54 +98,39 @@ final class ControlService: Sendable {
         let job = "pair \(address)"
         try begin(job, busy: "\(address) is being paired already; wait for that call to finish")
         defer { end(job) }
-        let r = try await links.pair(address: address, name: name)
-        logger.notice("paired \(r.address) (\(r.name), \(r.profile))", metadata: ["address": "\(r.address)"])
-        // A module whose definition exists starts streaming to it now.
-        links.definitionsChanged(pipeline.withPipeline { $0.core.engine.definitions })
+        let r = try await links.pair(address: address, name: name.trimmingCharacters(in: .whitespaces))
+        logger.notice("paired \(r.address) (\(r.name), \(r.profile)) as tangible \(r.tangible)", metadata: ["address": "\(r.address)"])
         return ["address": .string(r.address), "name": .string(r.name), "profile": .string(r.profile),
-                "already_paired": .boolean(r.alreadyPaired)]
+                "tangible": .int32(Int32(truncatingIfNeeded: r.tangible)), "already_paired": .boolean(r.alreadyPaired)]
     }
 
     func forget(_ key: String) async throws -> [String: DBusValue] {
         let key = key.trimmingCharacters(in: .whitespaces)
         guard !key.isEmpty else { throw ControlError(.InvalidArgument, "name the tangible to forget by id, name or address (see `percbridge list`)") }
-        let removed = try changeRegistry { r in
-            do { return try r.forget(key) } catch {
-                throw ControlError(.UnknownTangible, "no tangible \"\(key)\" in the registry; `percbridge list` shows the known ones")
-            }
+        guard let d = try load().find(key) else {
+            throw ControlError(.UnknownTangible, "no tangible \"\(key)\" in the registry; `percbridge list` shows the known ones")
         }
+        let removed = try await links.forget(id: d.id)
         pipeline.withPipeline { $0.withCore { $0.cancelCalibration(of: removed.id) } }
-        if let a = removed.address {
-            do { try await links.forget(address: a) } catch {
-                logger.warning("forgot tangible \(removed.id) but could not remove its module \(a): \(error)")
-            }
-        }
         logger.notice("forgot tangible \(removed.id) (\(removed.name))", metadata: ["tangible": "\(removed.name)"])
         return ControlValues.definition(removed)
     }
 
     // MARK: Shared
 
-    /// Loads the registry, changes it, saves it, and applies it to the running service.
-    func changeRegistry<T: Sendable>(_ change: (inout TangibleRegistry) throws -> T) throws -> T {
-        try registryLock.withLock { _ in
-            var registry: TangibleRegistry
-            do { registry = try store.load() } catch {
-                throw ControlError(.RegistryWrite, "\(error)")
-            }
-            let value = try change(&registry)
-            do { try store.save(registry) } catch {
-                throw ControlError(.RegistryWrite, "cannot write the tangible registry \(store.path): \(error); check that the service may write its state directory")
-            }
-            apply(registry.tangibles)
-            return value
-        }
+    func load() throws -> TangibleRegistry {
+        do { return try registry.load() } catch { throw ControlError(.RegistryWrite, "\(error)") }
     }
 
-    func apply(_ definitions: [TangibleDefinition]) {
-        pipeline.withPipeline { $0.setDefinitions(definitions) }
-        hub?.updateTangibles(definitions)
-        links.definitionsChanged(definitions)
+    /// `registry.update`, its failures as `ControlError`s.
+    func changeRegistry<T: Sendable>(_ change: (inout TangibleRegistry) throws -> T) throws -> T {
+        do { return try registry.update(change) } catch let e as ControlError { throw e } catch let e as RegistryStore.LoadError {
+            throw ControlError(.RegistryWrite, e.description)
+        } catch let e as TangibleRegistry.LookupError {
+            throw ControlError(.NameTaken, e.description)
+        } catch {
+            throw ControlError(.RegistryWrite, "cannot write the tangible registry \(registry.path): \(error); check that the service may write its state directory")
+        }
     }
 
     func begin(_ job: String, busy: String) throws {

@@ -1,10 +1,11 @@
-// The demo's BLE side: the simulator's PERC modules, paired by the control API like real ones.
+// The demo's BLE side: the simulator's PERC modules, paired through the control API like real ones.
 import MTKTangibles
 import Synchronization
 
-/// Virtual PERC modules, one per PERC of the scenario. Sensor events of a module reach the
-/// service only when the module is paired and a registry definition names its address (as
-/// with real links); `route` translates the simulator's ids to the registry's.
+/// Virtual PERC modules, one per PERC of the scenario. A module counts as paired while the
+/// registry has a PERC with its address (pairing adds one, forget removes it), and only then
+/// do its sensor events reach the service, as with real links; `route` translates the
+/// simulator's ids to the registry's.
 final class DemoLinks: ControlLinks {
     struct Module: Sendable, Hashable {
         var simID: TangibleID
@@ -14,35 +15,40 @@ final class DemoLinks: ControlLinks {
     }
 
     private struct State {
-        var paired: Set<String> = []
         var routes: [TangibleID: TangibleID] = [:]
         /// Simulator ids whose sensor state must be sent again (newly routed).
         var needSync: Set<TangibleID> = []
         var inRange: [TangibleID: Bool] = [:]
+        var registry: (any ControlRegistry)?
     }
 
     let modules: [Module]
-    private let state: Mutex<State>
+    private let state = Mutex(State())
     /// How long a virtual pairing takes (so that pairing is seen not to block anything).
     private let pairingDelay: Duration
 
-    /// `paired`: addresses paired from the start (the scenario's defined PERCs).
-    init(modules: [Module], paired: Set<String>, pairingDelay: Duration = .milliseconds(300)) {
+    init(modules: [Module], pairingDelay: Duration = .milliseconds(300)) {
         self.modules = modules
         self.pairingDelay = pairingDelay
-        state = Mutex(State(paired: Set(paired.map { $0.uppercased() })))
     }
 
     /// One module per PERC of the simulated world.
-    convenience init(world: SimWorld, paired: Set<String>) {
-        let modules = world.definitions.compactMap { d -> Module? in
+    convenience init(world: SimWorld) {
+        self.init(modules: world.definitions.compactMap { d -> Module? in
             guard d.kind == .perc, let a = d.address else { return nil }
             return Module(simID: d.id, address: a.uppercased(), name: d.name, profile: d.profile ?? .percV1)
-        }
-        self.init(modules: modules, paired: paired)
+        })
     }
 
-    private func module(_ address: String) -> Module? { modules.first { $0.address.uppercased() == address.uppercased() } }
+    /// Where pairing registers modules and forget removes them.
+    func use(_ registry: any ControlRegistry) { state.withLock { $0.registry = registry } }
+
+    private func module(_ address: String) -> Module? { modules.first { $0.address == address.uppercased() } }
+
+    private func registry() throws -> any ControlRegistry {
+        guard let r = state.withLock({ $0.registry }) else { throw ControlError(.LinkFailed, "the demo's links have no registry yet; try again") }
+        return r
+    }
 
     func pair(address: String, name: String) async throws -> LinkPairing {
         let address = address.uppercased()
@@ -54,35 +60,42 @@ final class DemoLinks: ControlLinks {
             throw ControlError(.PairingFailed, "\(address) is out of range (its link is down in the scenario); wait until it is back and try again")
         }
         try await Task.sleep(for: pairingDelay)
-        let already = state.withLock { s in
-            defer { s.paired.insert(address) }
-            return s.paired.contains(address)
+        let (d, already) = try registry().update { r -> (TangibleDefinition, Bool) in
+            if let existing = r.tangibles.first(where: { $0.address?.uppercased() == address }) { return (existing, true) }
+            let chosen = name.isEmpty ? m.name : name
+            do { return (try r.add(.standardPerc(id: 0, name: chosen, address: address, profile: m.profile)), false) } catch let e as TangibleRegistry.LookupError {
+                throw ControlError(.NameTaken, e.description)
+            }
         }
-        return LinkPairing(address: address, name: m.name, profile: m.profile.rawValue, alreadyPaired: already)
+        return LinkPairing(address: address, name: d.name, profile: m.profile.rawValue, tangible: d.id, alreadyPaired: already)
     }
 
-    func forget(address: String) async throws {
-        _ = state.withLock { $0.paired.remove(address.uppercased()) }
+    func forget(id: TangibleID) async throws -> TangibleDefinition {
+        try registry().update { r in
+            guard r.definition(id) != nil else {
+                throw ControlError(.UnknownTangible, "no tangible \(id) in the registry; `percbridge list` shows the known ones")
+            }
+            return try r.forget(String(id))
+        }
     }
 
     func statuses() -> [LinkSummary] {
         state.withLock { s in
             modules.map { m in
-                let paired = s.paired.contains(m.address.uppercased())
                 let inRange = s.inRange[m.simID] ?? true
-                let st = !inRange ? "out of range" : (paired ? (s.routes[m.simID] != nil ? "connected" : "paired") : "in range")
-                return LinkSummary(address: m.address, name: m.name, state: st, profile: m.profile.rawValue, tangible: s.routes[m.simID])
+                let routed = s.routes[m.simID]
+                let st = routed == nil ? (inRange ? "in range" : "out of range") : (inRange ? "connected" : "lost")
+                return LinkSummary(address: m.address, name: m.name, state: st, profile: m.profile.rawValue, tangible: routed)
             }
         }
     }
 
-    func isPaired(_ address: String) -> Bool? { state.withLock { $0.paired.contains(address.uppercased()) } }
-
+    /// The registry changed: route each module to the PERC that names its address.
     func definitionsChanged(_ definitions: [TangibleDefinition]) {
         state.withLock { s in
             var routes: [TangibleID: TangibleID] = [:]
             for d in definitions where d.kind == .perc {
-                guard let a = d.address?.uppercased(), s.paired.contains(a), let m = module(a) else { continue }
+                guard let a = d.address, let m = module(a) else { continue }
                 routes[m.simID] = d.id
             }
             for (sim, id) in routes where s.routes[sim] != id { s.needSync.insert(sim) }
@@ -92,7 +105,7 @@ final class DemoLinks: ControlLinks {
 
     // MARK: For the demo loop
 
-    /// Translates the simulator's sensor events; drops those of modules not paired or not defined.
+    /// Translates the simulator's sensor events; drops those of modules not paired.
     func route(_ events: [SensorEvent]) -> [SensorEvent] {
         state.withLock { s in
             events.compactMap { e in

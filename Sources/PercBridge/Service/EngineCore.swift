@@ -68,13 +68,14 @@ struct EngineCore {
     /// The free traces now on the surface (for define).
     var freeTraceIDs: [TraceID] { lastOutput?.freeTraces.filter { $0.phase != .end }.map(\.id) ?? [] }
 
-    /// The free traces now on the surface that have been there for the stationary window
-    /// and stayed put over it: what define may use (thesis 3.6.3: "if all three markers
-    /// generate touches").
-    var stillFreeTraceIDs: [TraceID] {
+    /// The free traces now on the surface (and those `including` holds) that have been there
+    /// for the stationary window and stayed put over it: what define may use (thesis 3.6.3:
+    /// "if all three markers generate touches").
+    func stillFreeTraceIDs(including holder: TangibleID? = nil) -> [TraceID] {
         let table = engine.table
         let window = engine.config.traces.stationaryWindow
-        return freeTraceIDs.filter { id in
+        let held = holder.flatMap { lastOutput?.tangible($0)?.traces } ?? []
+        return (freeTraceIDs + held).filter { id in
             guard let age = table.age(id, at: lastTime), age >= window else { return false }
             return table.isStationary(id, at: lastTime)
         }

@@ -23,13 +23,18 @@ import Testing
 
         let pair = try await demo.cli(["pair", address])
         #expect(pair.status == 0, "\(pair.stderr)")
-        #expect(pair.stdout.contains("Paired \(address) (PERC new, perc-v1)"), "\(pair.stdout)")
+        #expect(pair.stdout.contains("Paired \(address) (PERC new, perc-v1) as tangible 2"), "\(pair.stdout)")
+        // Registered as a standard PERC until define measures it; its module now reports to it.
+        let registered = try await demo.tangible(named: "PERC new")
+        #expect(registered?["id"]?.int == 2)
+        #expect(registered?["link"]?.string == "connected")
 
         try await demo.waitUptime(4)
         let define = try await demo.cli(["define", "PERC red", "--address", address, "--json"])
         #expect(define.status == 0, "\(define.stderr)")
         let d = jsonObject(define.stdout) as? [String: Any]
         #expect(d?["kind"] as? String == "perc")
+        #expect(d?["id"] as? Int == 2, "define measures the paired tangible, keeping its id")
         let calibration = d?["calibration"] as? [String: Any]
         #expect(calibration?["status"] as? String == "found", "\(define.stdout)")
         // The scenario's true offset (9, -6) in its own frame; the definition's frame is the
