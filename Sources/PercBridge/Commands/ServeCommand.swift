@@ -83,11 +83,12 @@ struct ServeCommand: AsyncParsableCommand {
             actuate: { id, request in links.actuate(id, request) },
             onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
         let loop = ServeLoop(parts: parts, inputs: inputs, store: store, links: links, recording: recording, logger: logger)
-        // The control API (docs/control-api.md): system bus unless --control-bus says otherwise.
+        // The control API (docs/control-api.md): [control] in the config unless --control-bus says otherwise.
         let control = ControlService(pipeline: parts.pipeline, registry: links, links: ServiceControlLinks(links: links), hub: parts.hub,
                                      context: .init(mode: "serve", frameRateHz: cfg.clock.rateHz), logger: logger)
         control.attach()
-        let server = try await ControlServer.start(control, choice: controlBus, fallback: .system, logger: logger)
+        let configured = cfg.control.enabled ? try? DBusBus(parsing: cfg.control.bus) : nil
+        let server = try await ControlServer.start(control, choice: controlBus, fallback: configured, logger: logger)
         defer { server?.close() }
         try await parts.run(loop, logger: logger)
     }

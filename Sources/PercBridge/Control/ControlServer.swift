@@ -57,7 +57,7 @@ final class ControlServer: Sendable {
         case .bus(let b)?: bus = b
         case nil:
             guard let fallback else {
-                logger.notice("no session bus: the control API is off (give --control-bus to offer it)")
+                logger.notice("the control API is off (no session bus, or [control] enabled = false); give --control-bus to offer it")
                 return nil
             }
             bus = fallback
