@@ -29,7 +29,7 @@ struct CalibrateCommand: AsyncParsableCommand {
     func run() async throws {
         try await options.run { client in
             let value = try await client.call("Calibrate", [.string(tangible)], timeout: .milliseconds(Int(timeout * 1000)))
-            print(options.json ? ControlJSON.line(value) : ControlText.definition(value.stringVariantDictionary ?? [:], verb: "Calibrated"))
+            print(options.json ? ControlJSON.line(value) : ControlText.definition(value.stringVariantDictionary ?? [:], verb: "Calibrated", bus: options.bus))
         }
     }
 }

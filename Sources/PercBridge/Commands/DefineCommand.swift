@@ -40,7 +40,7 @@ struct DefineCommand: AsyncParsableCommand {
         try await options.run { client in
             let value = try await client.call("Define", [.string(name), .string(kind ?? ""), .string(address ?? "")],
                                               timeout: .milliseconds(Int(timeout * 1000)))
-            print(options.json ? ControlJSON.line(value) : ControlText.definition(value.stringVariantDictionary ?? [:], verb: "Defined"))
+            print(options.json ? ControlJSON.line(value) : ControlText.definition(value.stringVariantDictionary ?? [:], verb: "Defined", bus: options.bus))
         }
     }
 }

@@ -28,7 +28,7 @@ enum ControlText {
     }
 
     /// A definition with its calibration, as Define and Calibrate return it.
-    static func definition(_ d: [String: DBusValue], verb: String) -> String {
+    static func definition(_ d: [String: DBusValue], verb: String, bus: DBusBus) -> String {
         let id = d["id"]?.int ?? 0
         var lines = ["\(verb) tangible \(id) \"\(d["name"]?.string ?? "")\" (\(d["kind"]?.string ?? "")\(d["address"]?.string.map { ", \($0)" } ?? ""))."]
         if let markers = d["markers"]?.array {
@@ -41,7 +41,7 @@ enum ControlText {
         } else if d["kind"]?.string == "puc" {
             lines.append("  a PUC: recognised from its markers alone")
         }
-        lines.append("Watch it: percbridge list")
+        lines.append("Watch it: percbridge list\(ControlClient.busArgument(bus))")
         return lines.joined(separator: "\n")
     }
 }
