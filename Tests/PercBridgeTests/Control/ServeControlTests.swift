@@ -1,5 +1,6 @@
 // The control API of `percbridge serve` with BlueZ links on the emulator: pair, list, status, forget.
 import Foundation
+import MTKTangibles
 import Testing
 @testable import PercBridge
 
@@ -55,5 +56,58 @@ import Testing
         let list = try await cli(["list"])
         #expect(list.stdout.contains("No tangibles defined yet"))
         #expect(try await serve.terminate() == 0)
+    }
+
+    /// Define through serve: the registry change goes through ServiceLinks and reaches the
+    /// engine between two frames, where `--record` notes it, so the run still replays exactly.
+    @Test func serveDefinesAPucFromTouchesAndTheRunStillReplays() async throws {
+        let tmp = try TempDir("pb-serve-define")
+        var touches = EvemuScript(surface: Vec2(800, 500))
+        touches.down(at: 0.3, [(0, 1, Vec2(400, 250)), (1, 2, Vec2(445, 250)), (2, 3, Vec2(415, 275))])
+        try touches.text.write(toFile: tmp.path("touches.events"), atomically: true, encoding: .utf8)
+        let recording = tmp.path("run.jsonl")
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let serve = try ServeProcess(dir: tmp.url, config: """
+            [surface]
+            width_mm = 800
+            height_mm = 500
+            [[input]]
+            kind = "recording"
+            file = "\(tmp.path("touches.events"))"
+            [tuio]
+            enabled = false
+            [bluetooth]
+            enabled = false
+            [registry]
+            path = "\(tmp.path("tangibles.json"))"
+            """, arguments: ["--record", recording, "--control-bus", bus.address])
+        let client = try DBusConnection(bus: .address(bus.address))
+        defer { client.close() }
+        let found = await eventually(30) { (try? await client.nameOwner(of: ControlAPI.busName)) != nil }
+        try #require(found, "serve did not offer its control API: \(serve.log)")
+        let address = bus.address
+
+        let define = try await offPool { try CLI.run(["define", "Puck", "--kind", "puc", "--json", "--bus", address]) }
+        #expect(define.status == 0, "\(define.stderr)\n\(serve.log)")
+        let d = jsonObject(define.stdout) as? [String: Any]
+        #expect(d?["id"] as? Int == 1)
+        #expect((d?["markers"] as? [[Double]])?.count == 3)
+        let recognised = await eventually(10) {
+            let l = try? await offPool { try CLI.run(["list", "--json", "--bus", address]) }
+            let rows = (l.flatMap { jsonObject($0.stdout) } as? [[String: Any]]) ?? []
+            guard let puck = rows.first(where: { $0["name"] as? String == "Puck" }), puck["state"] as? String == "recognized",
+                  let x = puck["x"] as? Double, let y = puck["y"] as? Double else { return false }
+            return Vec2(x, y).distance(to: Vec2(420, 258.33)) < 1
+        }
+        #expect(recognised, "the new PUC is recognised at its markers' centroid")
+        #expect(try await serve.terminate() == 0, "\(serve.log)")
+
+        let replay = try await offPool { try CLI.run(["replay", recording, "--json"]) }
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
+        let frames = report["frames"] as? Int ?? 0
+        #expect(frames > 20 && report["compared"] as? Int == frames, "every live frame's result was compared: \(report)")
+        #expect((report["mismatches"] as? [Any])?.isEmpty == true, "\(report["mismatches"] ?? "")")
     }
 }
