@@ -127,16 +127,16 @@ struct DemoCommand: AsyncParsableCommand {
                 print(duration.map { "  running for \($0) s" } ?? "  press Ctrl-C to stop")
                 fflush(nil)  // scripts wait for these lines
             })
-        var recordFrame: (@Sendable (Frame) -> Void)?
-        var finishRecording: (@Sendable () -> Void)?
+        var recording: DemoRecording?
         if let record {
-            let r = try DemoRecording(path: record, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
-            recordFrame = { r.record($0) }
-            finishRecording = { r.close() }
+            recording = try DemoRecording(path: record, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
         }
-        let pipeline = parts.pipeline, hub = parts.hub
+        let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
+                            recording: recording, links: links, logger: logger)
+        let hub = parts.hub
+        // Registry changes (pair, define, calibrate, forget) reach the engine between two frames.
         let registry = DirectRegistry(store: demoRegistry.store) { definitions in
-            pipeline.withPipeline { $0.setDefinitions(definitions) }
+            loop.setDefinitions(definitions)
             hub.updateTangibles(definitions)
             links.definitionsChanged(definitions)
         }
@@ -151,8 +151,6 @@ struct DemoCommand: AsyncParsableCommand {
             fflush(nil)
         }
         defer { server?.close() }
-        let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
-                            record: recordFrame, finish: finishRecording, links: links, logger: logger)
         try await parts.run(loop, logger: logger)
         Self.printSummary(loop.summary.withLock { $0 }, last: parts.pipeline.withPipeline { $0.lastResult })
     }

@@ -23,19 +23,25 @@ final class DemoLoop: Service {
     private let start: Seconds
     private let duration: Seconds?
     private let rate: Double
-    /// Gets every frame before it is processed (`--record`).
-    private let record: (@Sendable (Frame) -> Void)?
-    private let finish: (@Sendable () -> Void)?
+    /// Gets every frame before it is processed, and every definitions change (`--record`).
+    private let recording: DemoRecording?
+    /// Definitions the control API changed, taken at the next frame boundary.
+    private let pendingDefinitions = Mutex<[TangibleDefinition]?>(nil)
     private let logger: Logger
     /// The virtual PERC modules: only paired and defined ones reach the service (nil: all do).
     private let links: DemoLinks?
     let summary = Mutex(Summary())
 
     init(runner: sending ScenarioRunner, parts: ServiceParts, start: Seconds, duration: Seconds?, rate: Double,
-         record: (@Sendable (Frame) -> Void)?, finish: (@Sendable () -> Void)?, links: DemoLinks? = nil, logger: Logger) {
+         recording: DemoRecording?, links: DemoLinks? = nil, logger: Logger) {
         self.runner = Mutex(runner); self.parts = parts; self.start = start
-        self.duration = duration; self.rate = rate; self.record = record; self.finish = finish; self.logger = logger
+        self.duration = duration; self.rate = rate; self.recording = recording; self.logger = logger
         self.links = links
+    }
+
+    /// The engine takes these definitions before the next frame (and `--record` notes them there).
+    func setDefinitions(_ definitions: [TangibleDefinition]) {
+        pendingDefinitions.withLock { $0 = definitions }
     }
 
     func run() async throws {
@@ -52,7 +58,7 @@ final class DemoLoop: Service {
             if let d = duration, t >= d { break }
             step(at: t)
         }
-        finish?()
+        recording?.close()
     }
 
     /// One frame at simulated time `t` (seconds since the demo started).
@@ -62,9 +68,14 @@ final class DemoLoop: Service {
         for e in sensorEvents(output.sensorEvents, at: t) { parts.clock.add(e) }
         for p in output.presented { parts.clock.add(p) }
         let frame = parts.clock.cut(at: t)
-        record?(frame)
+        let definitions = pendingDefinitions.withLock { d in defer { d = nil }; return d }
+        if let definitions { recording?.record(definitions: definitions) }
+        recording?.record(frame)
         let started = MonotonicClock.now()
-        let result = parts.pipeline.withPipeline { $0.process(frame) }
+        let result = parts.pipeline.withPipeline { p in
+            if let definitions { p.setDefinitions(definitions) }
+            return p.process(frame)
+        }
         let stepTime = MonotonicClock.now() - started
         let model = runner.withLock { $0.world.model }
         if let overlay = result.overlay {
