@@ -14,14 +14,15 @@ struct ControlOptions: ParsableArguments {
     var json = false
 
     /// Connects, runs `body`, prints failures to stderr and exits with their status
-    /// (1, or 69 when no service runs).
-    func run(_ body: (ControlClient) async throws -> Void) async throws {
+    /// (1, or 69 when no service runs, with `noServiceHint` added).
+    func run(noServiceHint: String? = nil, _ body: (ControlClient) async throws -> Void) async throws {
         do {
             let client = try ControlClient.connect(bus)
             defer { client.close() }
             try await body(client)
         } catch let f as ControlClient.Failure {
-            FileHandle.standardError.write(Data("Error: \(f.description)\n".utf8))
+            let hint = f.exitCode == ControlClient.noServiceExitCode ? noServiceHint.map { " \($0)" } ?? "" : ""
+            FileHandle.standardError.write(Data("Error: \(f.description)\(hint)\n".utf8))
             throw ExitCode(f.exitCode)
         }
     }

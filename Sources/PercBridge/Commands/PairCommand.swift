@@ -95,7 +95,7 @@ struct PairCommand: AsyncParsableCommand {
         var options = ControlOptions()
         options.bus = busOptions.bus
         options.json = json
-        try await options.run { client in
+        try await options.run(noServiceHint: "To pair without a service: percbridge pair --direct \(address)") { client in
             let value = try await client.call("Pair", [.string(address), .string(name)], timeout: .milliseconds(Int(timeout * 1000) + 5000))
             let r = value.stringVariantDictionary ?? [:]
             if json {

@@ -1,5 +1,8 @@
 // The control API over a private bus against the real `percbridge demo`: errors, concurrency, signals.
 import Foundation
+import LightCheck
+import Logging
+import MTKTangibles
 import Synchronization
 import Testing
 @testable import PercBridge
@@ -89,12 +92,39 @@ import Testing
         #expect(props2["Mode"]?.string == "demo")
     }
 
-    @Test func frameWaitersTimeOutAndResolve() async throws {
+    @Test func aSecondServiceOnTheSameBusIsRefusedWithTheReason() async throws {
+        let demo = try await ControlDemo(scenario: "single-placement")
+        defer { demo.stop() }
+        let address = demo.bus.address
+        let second = try await offPool {
+            try CLI.run(["demo", "--scenario", "single-placement", "--control-bus", address, "--http", "127.0.0.1:0",
+                         "--tuio", "127.0.0.1:9", "--duration", "5"])
+        }
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("another PercBridge owns org.percbridge.PercBridge1"), "\(second.stderr)")
+        #expect(try await demo.status()["mode"]?.string == "demo", "the first one still answers")
+    }
+
+    @Test func frameWaitersResolveAfterAFrameTimeOutAndCancel() async throws {
         let waiters = FrameWaiters()
         struct Late: Error {}
+        let pipeline = Pipeline(core: EngineCore(definitions: []), outputs: [], metrics: ServiceMetrics(), logger: Logger(label: "test"))
+        async let value: Int = waiters.wait(timeout: .seconds(30), timeoutError: { Late() }) { view in view.calibrations.isEmpty ? nil : view.calibrations.count }
+        while waiters.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        waiters.frameDone(FrameView(pipeline: pipeline, calibrations: []))
+        #expect(waiters.count == 1, "a check that returns nil keeps waiting")
+        let result = CalibrationResult(tangible: 1, status: .found, offset: Vec2(1, 2), surfacePosition: nil, confidence: 1,
+                                       tolerance: 3, rounds: 4, time: 0)
+        waiters.frameDone(FrameView(pipeline: pipeline, calibrations: [result, result]))
+        #expect(try await value == 2)
+
         await #expect(throws: Late.self) {
             let _: Int = try await waiters.wait(timeout: .milliseconds(50), timeoutError: { Late() }) { _ in nil }
         }
-        #expect(waiters.count == 0)
+        let task = Task { let _: Int = try await waiters.wait(timeout: .seconds(30), timeoutError: { Late() }) { _ in nil } }
+        while waiters.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(waiters.count == 0, "every finished wait is removed")
     }
 }

@@ -83,6 +83,8 @@ import Testing
             #expect(r.stderr.contains("no PercBridge service"), "\(args): \(r.stderr)")
             #expect(r.stderr.contains("percbridge demo --control-bus"), "\(args): \(r.stderr)")
         }
+        let pair = try await offPool { try CLI.run(["pair", "C0:FF:EE:00:00:01", "--bus", bus.address]) }
+        #expect(pair.stderr.contains("percbridge pair --direct C0:FF:EE:00:00:01"), "\(pair.stderr)")
         let unreachable = try await offPool { try CLI.run(["status", "--bus", "unix:path=\(bus.directory.path)/none"]) }
         #expect(unreachable.status == ControlClient.noServiceExitCode)
         #expect(unreachable.stderr.contains("cannot reach the bus"))
