@@ -83,10 +83,7 @@ extension ControlService {
             try r.update(d)
             return d
         }
-        // `serve` switches definitions between two frames: wait for the engine to have it.
-        _ = try await waiters.wait(timeout: .seconds(5), timeoutError: {
-            ControlError(.Timeout, "the engine did not take the new definition of \(stored.name) within 5 s; see the service's log")
-        }) { view in view.pipeline.core.engine.definitions.contains(stored) ? true : nil }
+        try await engineTakes("the new definition of \(stored.name)") { core in core.engine.definitions.contains(stored) }
         logger.notice("defined tangible \(stored.id) (\(stored.name)) from traces \(traces)", metadata: ["tangible": "\(stored.name)"])
         var reply = ControlValues.definition(stored)
         guard kind == .perc else { return reply }
@@ -157,6 +154,7 @@ extension ControlService {
             try r.update(current)
             return current
         }
+        try await engineTakes("the new offset of \(d.name)") { core in core.engine.definitions.contains(updated) }
         logger.notice("light sensor of tangible \(d.id) at (\(offset.x), \(offset.y)) mm, confidence \(result.confidence)",
                       metadata: ["tangible": "\(d.name)"])
         return (updated, result)

@@ -99,6 +99,7 @@ final class ControlService: Sendable {
         try begin(job, busy: "\(address) is being paired already; wait for that call to finish")
         defer { end(job) }
         let r = try await links.pair(address: address, name: name.trimmingCharacters(in: .whitespaces))
+        try await engineTakes("the new PERC \(r.name)") { core in core.engine.definitions.contains { $0.id == r.tangible } }
         logger.notice("paired \(r.address) (\(r.name), \(r.profile)) as tangible \(r.tangible)", metadata: ["address": "\(r.address)"])
         return ["address": .string(r.address), "name": .string(r.name), "profile": .string(r.profile),
                 "tangible": .int32(Int32(truncatingIfNeeded: r.tangible)), "already_paired": .boolean(r.alreadyPaired)]
@@ -111,12 +112,21 @@ final class ControlService: Sendable {
             throw ControlError(.UnknownTangible, "no tangible \"\(key)\" in the registry; `percbridge list` shows the known ones")
         }
         let removed = try await links.forget(id: d.id)
+        try await engineTakes("the removal of \(removed.name)") { core in !core.engine.definitions.contains { $0.id == removed.id } }
         pipeline.withPipeline { $0.withCore { $0.cancelCalibration(of: removed.id) } }
         logger.notice("forgot tangible \(removed.id) (\(removed.name))", metadata: ["tangible": "\(removed.name)"])
         return ControlValues.definition(removed)
     }
 
     // MARK: Shared
+
+    /// Registry changes reach the engine between two frames: a call returns only once the
+    /// engine has them, so a List right after it sees the change.
+    func engineTakes(_ what: String, _ done: @escaping @Sendable (EngineCore) -> Bool) async throws {
+        _ = try await waiters.wait(timeout: .seconds(5), timeoutError: {
+            ControlError(.Timeout, "the engine did not take \(what) within 5 s (are frames being made? see `percbridge status`); the registry has it")
+        }) { view in done(view.pipeline.core) ? true : nil }
+    }
 
     func load() throws -> TangibleRegistry {
         do { return try registry.load() } catch { throw ControlError(.RegistryWrite, "\(error)") }
