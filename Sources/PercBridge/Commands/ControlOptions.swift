@@ -21,9 +21,21 @@ struct ControlOptions: ParsableArguments {
             defer { client.close() }
             try await body(client)
         } catch let f as ControlClient.Failure {
-            let hint = f.exitCode == ControlClient.noServiceExitCode ? noServiceHint.map { " \($0)" } ?? "" : ""
+            var hint = ""
+            if f.exitCode == ControlClient.noServiceExitCode {
+                if await Self.serviceOnSessionBus(instead: bus) { hint += " One runs on your session bus (percbridge demo): add --bus session." }
+                if let noServiceHint { hint += " \(noServiceHint)" }
+            }
             FileHandle.standardError.write(Data("Error: \(f.description)\(hint)\n".utf8))
             throw ExitCode(f.exitCode)
         }
+    }
+
+    /// Whether, when the system bus has no service, the session bus has one (a demo).
+    static func serviceOnSessionBus(instead bus: DBusBus) async -> Bool {
+        guard bus == .system, ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil,
+              let session = try? DBusConnection(bus: .session) else { return false }
+        defer { session.close() }
+        return ((try? await session.nameOwner(of: ControlAPI.busName)) ?? nil) != nil
     }
 }

@@ -90,6 +90,21 @@ import Testing
         #expect(unreachable.stderr.contains("cannot reach the bus"))
     }
 
+    @Test func aDemoOnTheSessionBusIsPointedOutWhenTheSystemBusHasNone() async throws {
+        let demo = try await ControlDemo(scenario: "single-placement")
+        defer { demo.stop() }
+        let system = try PrivateBus()
+        defer { system.stop() }
+        let environment = ["DBUS_SYSTEM_BUS_ADDRESS": system.address, "DBUS_SESSION_BUS_ADDRESS": demo.bus.address]
+        let r = try await offPool { try CLI.run(["list"], environment: environment) }
+        #expect(r.status == ControlClient.noServiceExitCode)
+        #expect(r.stderr.contains("no PercBridge service on the system bus"), "\(r.stderr)")
+        #expect(r.stderr.contains("One runs on your session bus (percbridge demo): add --bus session."), "\(r.stderr)")
+        let session = try await offPool { try CLI.run(["list", "--bus", "session"], environment: environment) }
+        #expect(session.status == 0, "\(session.stderr)")
+        #expect(session.stdout.contains("PERC A"))
+    }
+
     @Test func helpTeachesWithExamples() async throws {
         for (command, example) in [("list", "percbridge list --bus session"), ("status", "percbridge status --bus session --json"),
                                    ("define", "percbridge define \"Puck\" --kind puc"), ("calibrate", "percbridge calibrate 2"),
