@@ -13,22 +13,3 @@ protocol ControlLinks: Sendable {
     /// Every module the service knows of (registered ones; for the demo also those in range).
     func statuses() -> [LinkSummary]
 }
-
-/// The outcome of a pairing.
-struct LinkPairing: Sendable, Hashable {
-    var address: String
-    var name: String
-    var profile: String
-    var tangible: TangibleID
-    var alreadyPaired: Bool
-}
-
-/// One module's link, for List and Status.
-struct LinkSummary: Sendable, Hashable {
-    var address: String
-    var name: String
-    /// `connected`, `connecting`, `searching`, …, or for unregistered demo modules `in range`.
-    var state: String
-    var profile: String?
-    var tangible: TangibleID?
-}

@@ -2,13 +2,6 @@
 import LightCheck
 import Synchronization
 
-/// What a waiter sees after each frame: the pipeline (inside its lock) and the calibration
-/// results that frame produced.
-struct FrameView {
-    let pipeline: Pipeline
-    let calibrations: [CalibrationResult]
-}
-
 /// Control calls park here until a condition holds after some frame, or a deadline passes.
 /// The frame loop calls `frameDone` inside the pipeline lock; a check must be quick and must
 /// not wait. The waiting call holds no lock: it is a suspended continuation.
