@@ -145,8 +145,17 @@ import Testing
         #expect(try await serve.metric("percbridge_links_connected") == 2)
         #expect(try await serve.metric("percbridge_notifications_total") ?? 0 > notificationsBefore, "streaming again")
 
-        // A WebSocket app connecting now gets the tangibles, their poses and the finger.
-        let app = WSProbe.messages(try await WSProbe.runAsync(["port": serve.httpPort, "seconds": 0.5]))
+        // A WebSocket app connecting now gets the tangibles, their poses and the finger, and its
+        // actuation requests reach each PERC in its own profile.
+        let app = WSProbe.messages(try await WSProbe.runAsync(["port": serve.httpPort, "seconds": 0.5, "send": [
+            ["type": "actuate", "tangible": 1, "led": "#ff8000"], ["type": "actuate", "tangible": 2, "beep": true],
+            ["type": "actuate", "tangible": 3, "vibrate_ms": 100],
+        ]]))
+        let control = BlueZEmulatorControl(connection: connection)
+        #expect(await eventually { (try? await control.writes(BlueZTestbed.v1))?.contains([1, 255, 128, 0]) == true })
+        #expect(await eventually { (try? await control.writes(BlueZTestbed.mtk))?.contains(Array("[4:2:1]".utf8)) == true })
+        let refused = app.first { $0["type"] as? String == "error" }
+        #expect(refused?["code"] as? String == "unavailable" && (refused?["message"] as? String ?? "").contains("ghost"), "\(app.prefix(2))")
         #expect((app.first?["tangibles"] as? [[String: Any]])?.count == 3)
         let last = app.last { $0["type"] as? String == "frame" }
         #expect(Self.bothTrackedRight(last), "\(last ?? [:])")
