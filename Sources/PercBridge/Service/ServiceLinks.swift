@@ -92,7 +92,7 @@ final class ServiceLinks: Sendable {
                         cannot reach the \(bus) for BlueZ (\(error)). PERC links are off until it is reachable; \
                         touches and PUCs keep working. Start D-Bus and bluetoothd (systemctl start bluetooth) or set \
                         [bluetooth] bus in the config (docs/configuration.md); retrying every few seconds
-                        """, metadata: ["bus": "\(bus)"])
+                        """, metadata: ["bus": "\(config.bus)"])
                 } else {
                     logger.debug("still cannot reach the \(bus): \(error)")
                 }
@@ -111,7 +111,7 @@ final class ServiceLinks: Sendable {
             logger.warning("""
                 bluetoothd (org.bluez) is not on the \(bus): \(percs) PERC link(s) wait for it. Start it \
                 (systemctl start bluetooth); PERCs connect as soon as it appears
-                """, metadata: ["bus": "\(bus)"])
+                """, metadata: ["bus": "\(config.bus)"])
             return
         }
         let names = mirror.adapters.map { $0.path.rawValue.split(separator: "/").last.map(String.init) ?? $0.path.rawValue }
@@ -124,7 +124,7 @@ final class ServiceLinks: Sendable {
                 """)
         }
         logger.notice("BlueZ on the \(bus): adapters \(names.isEmpty ? "none" : names.joined(separator: ", ")), \(percs) PERC link(s) to keep",
-                      metadata: ["bus": "\(bus)", "adapters": "\(names.joined(separator: ","))"])
+                      metadata: ["bus": "\(config.bus)", "adapters": "\(names.joined(separator: ","))"])
     }
 
     static func wantsLink(_ d: TangibleDefinition) -> Bool { d.kind == .perc && d.address != nil }
