@@ -76,25 +76,10 @@ import Testing
         let (peers, peersOut) = try TUIOPeers.start(tuioPort: tuioPort, rawPort: rawPort, seconds: 120)
         defer { if peers.isRunning { kill(peers.processIdentifier, SIGKILL) } }
         let recording = tmp.path("run.jsonl")
-        let serve = try ServeProcess(dir: tmp.url, config: """
-            [surface]
-            width_mm = 800
-            height_mm = 500
-            [[input]]
-            kind = "recording"
-            file = "\(tmp.path("touches.events"))"
-            [[input]]
-            kind = "tuio"
-            listen = "127.0.0.1:\(tuioIn)"
-            [tuio]
-            targets = ["127.0.0.1:\(dumpPort)", "127.0.0.1:\(tuioPort)", "127.0.0.1:\(rawPort)"]
-            version = "both"
-            [bluetooth]
-            bus = "\(emulator.address)"
-            max_backoff_s = 2
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
-            """, arguments: ["--record", recording])
+        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: emulator.address, maxBackoffS: 2,
+                                                         touches: tmp.path("touches.events"), tuioListen: tuioIn,
+                                                         tuioTargets: [dumpPort, tuioPort, rawPort]),
+                                     arguments: ["--record", recording])
         #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
         let world = try SimulatedTable.start(SimulatedTable.world, [
             "port": serve.httpPort, "bus": emulator.address, "seconds": 120, "percs": [Self.red.json, Self.old.json],

@@ -9,28 +9,11 @@ import Testing
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// A registry with a PUC and the PERC "red", and a recording that puts the PUC down.
-    static func setUp(_ tmp: TempDir) throws -> String {
-        var registry = TangibleRegistry()
-        _ = try registry.add(TangibleDefinition(id: 0, name: "puc", kind: .puc, markers: [Vec2(0, 0), Vec2(40, 0), Vec2(0, 25)],
-                                                footprint: .circle(radius: 30)))
-        _ = try registry.add(.standardPerc(id: 0, name: "red", address: BlueZTestbed.v1))
-        try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
+    /// The PUC put down by a recording; the PERC "red" in the registry.
+    static func setUp(_ tmp: TempDir, bus: String) throws -> ServeProcess.Setup {
         var touches = EvemuScript(surface: Vec2(800, 500))
         touches.down(at: 0, [(0, 1, Vec2(300, 200)), (1, 2, Vec2(340, 200)), (2, 3, Vec2(300, 225))])
-        try touches.text.write(toFile: tmp.path("touches.events"), atomically: true, encoding: .utf8)
-        return """
-            [surface]
-            width_mm = 800
-            height_mm = 500
-            [[input]]
-            kind = "recording"
-            file = "\(tmp.path("touches.events"))"
-            [tuio]
-            enabled = false
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
-            """
+        return try .pucAndRed(in: tmp, touches: touches, bus: bus)
     }
 
     static func pucRecognised(_ port: Int) async -> Bool {
@@ -41,7 +24,7 @@ import Testing
     @Test func withoutBluetoothdTouchesWorkAndThePercConnectsWhenItAppears() async throws {
         let tmp = try TempDir("pb-serve-nobluez")
         let bus = try PrivateBus()
-        let serve = try ServeProcess(dir: tmp.url, config: try Self.setUp(tmp) + "\n[bluetooth]\nbus = \"\(bus.address)\"\n")
+        let serve = try ServeProcess(dir: tmp.url, try Self.setUp(tmp, bus: bus.address))
         #expect(await serve.waitForLog("bluetoothd (org.bluez) is not on the bus at \(bus.address): 1 PERC link(s) wait for it"),
                 "\(serve.log)")
         #expect(serve.log.contains("systemctl start bluetooth"))
@@ -65,7 +48,7 @@ import Testing
     @Test func anUnreachableBusIsNamedWithWhatToDoAndServingGoesOn() async throws {
         let tmp = try TempDir("pb-serve-nobus")
         let missing = "unix:path=\(tmp.path("no-bus.socket"))"
-        let serve = try ServeProcess(dir: tmp.url, config: try Self.setUp(tmp) + "\n[bluetooth]\nbus = \"\(missing)\"\n")
+        let serve = try ServeProcess(dir: tmp.url, try Self.setUp(tmp, bus: missing))
         #expect(await serve.waitForLog("cannot reach the bus at \(missing) for BlueZ"), "\(serve.log)")
         #expect(serve.log.contains("touches and PUCs keep working"))
         #expect(serve.log.contains("[bluetooth] bus in the config"))

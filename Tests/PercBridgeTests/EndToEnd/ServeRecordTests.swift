@@ -9,32 +9,13 @@ import Testing
         let tmp = try TempDir("pb-serve-record")
         let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55)])
         defer { emulator.stop() }
-        var registry = TangibleRegistry()
-        _ = try registry.add(TangibleDefinition(id: 0, name: "puc", kind: .puc, markers: [Vec2(0, 0), Vec2(40, 0), Vec2(0, 25)],
-                                                footprint: .circle(radius: 30)))
-        _ = try registry.add(.standardPerc(id: 0, name: "red", address: BlueZTestbed.v1))
-        try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
         var touches = EvemuScript(surface: Vec2(800, 500))
         touches.down(at: 0, [(0, 1, Vec2(50, 50))])
         touches.up(at: 0.05, slots: [0])
         touches.down(at: 0.8, [(0, 2, Vec2(400, 250)), (1, 3, Vec2(440, 250)), (2, 4, Vec2(400, 275))])
-        try touches.text.write(toFile: tmp.path("touches.events"), atomically: true, encoding: .utf8)
         let recording = tmp.path("run.jsonl")
-
-        let serve = try ServeProcess(dir: tmp.url, config: """
-            [surface]
-            width_mm = 800
-            height_mm = 500
-            [[input]]
-            kind = "recording"
-            file = "\(tmp.path("touches.events"))"
-            [tuio]
-            enabled = false
-            [bluetooth]
-            bus = "\(emulator.address)"
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
-            """, arguments: ["--record", recording])
+        let serve = try ServeProcess(dir: tmp.url, try .pucAndRed(in: tmp, touches: touches, bus: emulator.address),
+                                     arguments: ["--record", recording])
         #expect(await serve.waitForLog("red (\(BlueZTestbed.v1)): link up"), "\(serve.log)")
         let connection = try DBusConnection(bus: .address(emulator.address))
         defer { connection.close() }

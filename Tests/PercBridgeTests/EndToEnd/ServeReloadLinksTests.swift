@@ -15,14 +15,7 @@ import Testing
         var registry = TangibleRegistry()
         _ = try registry.add(.standardPerc(id: 0, name: "red", address: BlueZTestbed.v1))
         try store.save(registry)
-        let serve = try ServeProcess(dir: tmp.url, config: """
-            [tuio]
-            enabled = false
-            [bluetooth]
-            bus = "\(emulator.address)"
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
-            """)
+        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: emulator.address))
         #expect(await serve.waitForLog("red (\(BlueZTestbed.v1)): link up"), "\(serve.log)")
         #expect(try await serve.metric("percbridge_links_connected") == 1)
 
