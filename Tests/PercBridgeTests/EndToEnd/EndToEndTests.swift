@@ -19,6 +19,10 @@ import Testing
                                                                         footprint: .circle(radius: 30), lightSensorOffset: Vec2(5, 0),
                                                                         address: BlueZTestbed.mtk, profile: .mtkSerial),
                                          pose: Pose(position: Vec2(560, 320), angle: 3.5))
+    /// "old" with the standard pattern: both PERCs then share one marker triangle.
+    static let oldStandard = SimulatedTable.Perc(address: BlueZTestbed.mtk, profile: .mtkSerial,
+                                                 definition: .standardPerc(id: 2, name: "old", address: BlueZTestbed.mtk, profile: .mtkSerial),
+                                                 pose: old.pose)
     static let finger = Vec2(100, 420)
 
     /// The latest `frame` the service serves at /api/state.
@@ -31,9 +35,9 @@ import Testing
         (frame?["tangibles"] as? [[String: Any]])?.first { $0["name"] as? String == name }
     }
 
-    /// Both PERCs tracked at their true poses (1.5 mm, 0.05 rad).
-    static func bothTrackedRight(_ frame: [String: Any]?) -> Bool {
-        [red, old].allSatisfy { p in
+    /// Every PERC of `percs` tracked at its true pose (1.5 mm, 0.05 rad).
+    static func trackedRight(_ frame: [String: Any]?, _ percs: [SimulatedTable.Perc]) -> Bool {
+        percs.allSatisfy { p in
             guard let t = tangible(frame, p.definition.name), t["state"] as? String == "tracked",
                   let pose = t["pose"] as? [String: Double], let x = pose["x"], let y = pose["y"], let a = pose["angle"] else { return false }
             return abs(x - p.pose.position.x) < 1.5 && abs(y - p.pose.position.y) < 1.5 && angleGap(a, p.pose.angle) < 0.05
@@ -46,18 +50,31 @@ import Testing
     }
 
     @Test func twoPercsFromRecordingAndTUIOReachEveryPeerAndSurviveABluetoothdRestart() async throws {
+        try await Self.scenario(red: Self.red, old: Self.old)
+    }
+
+    /// Fails in some runs (3 of 4 so far; LightCheck, not the service): after bluetoothd returns, both PERCs
+    /// search at once, the probes of one PERC's checks land under the other's light sensor
+    /// (the world script logs `sensor-under`), and "old" is confirmed at "red"'s place
+    /// (a two-trace candidate turned by π), so "red" never gets its traces back.
+    @Test(.disabled("LightCheck confirms one PERC at another's place when two PERCs of one pattern search at once"))
+    func twoPercsOfOnePatternSurviveABluetoothdRestart() async throws {
+        try await Self.scenario(red: Self.red, old: Self.oldStandard)
+    }
+
+    static func scenario(red: SimulatedTable.Perc, old: SimulatedTable.Perc) async throws {
         let tmp = try TempDir("pb-e2e")
         let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55),
                                                         (BlueZTestbed.mtk, "PERC-old", "mtk-serial", -70)])
         defer { emulator.stop() }
         var registry = TangibleRegistry()
-        registry.tangibles = [Self.red.definition, Self.old.definition,
-                              .standardPerc(id: 3, name: "ghost", address: Self.ghost)]
+        registry.tangibles = [red.definition, old.definition,
+                              .standardPerc(id: 3, name: "ghost", address: ghost)]
         try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
-        var touches = EvemuScript(surface: Self.surface)
+        var touches = EvemuScript(surface: surface)
         touches.down(at: 0, [(0, 1, Vec2(20, 20))])
         touches.up(at: 0.05, slots: [0])
-        touches.down(at: 2.5, Self.red.markers.enumerated().map { (slot: $0.offset, id: 10 + $0.offset, position: $0.element) })
+        touches.down(at: 2.5, red.markers.enumerated().map { (slot: $0.offset, id: 10 + $0.offset, position: $0.element) })
         try touches.text.write(toFile: tmp.path("touches.events"), atomically: true, encoding: .utf8)
 
         let tuioIn = TUIOPeers.freeUDPPort(), dumpPort = TUIOPeers.freeUDPPort()
@@ -82,25 +99,25 @@ import Testing
                                      arguments: ["--record", recording])
         #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
         let world = try SimulatedTable.start(SimulatedTable.world, [
-            "port": serve.httpPort, "bus": emulator.address, "seconds": 120, "percs": [Self.red.json, Self.old.json],
+            "port": serve.httpPort, "bus": emulator.address, "seconds": 120, "percs": [red.json, old.json],
         ], in: tmp.url, name: "world.py")
         defer { world.stop() }
-        let fingerAndOld = [[1, Self.finger.x, Self.finger.y, 0.0]]
-            + Self.old.markers.enumerated().map { [2 + $0.offset, $0.element.x, $0.element.y, 4.0] as [Any] }
+        let fingerAndOld = [[1, finger.x, finger.y, 0.0]]
+            + old.markers.enumerated().map { [2 + $0.offset, $0.element.x, $0.element.y, 4.0] as [Any] }
         let tracker = try SimulatedTable.start(SimulatedTable.tuioSender, [
-            "port": tuioIn, "seconds": 120, "surface": [Self.surface.x, Self.surface.y], "contacts": fingerAndOld,
+            "port": tuioIn, "seconds": 120, "surface": [surface.x, surface.y], "contacts": fingerAndOld,
         ], in: tmp.url, name: "tracker.py")
         defer { tracker.stop() }
 
         // Both PERCs recognised where they lie, through their field sensors and light checks.
         var frame: [String: Any]?
         let tracked = await eventually(30) {
-            frame = try? await Self.state(serve.httpPort)
-            return Self.bothTrackedRight(frame)
+            frame = try? await state(serve.httpPort)
+            return trackedRight(frame, [red, old])
         }
         #expect(tracked, "\(frame ?? [:])\n\(serve.log.suffix(4000))")
-        #expect(Self.tangible(frame, "ghost")?["state"] as? String == "notInRange")
-        #expect(serve.log.contains("ghost (\(Self.ghost)): not known to BlueZ: scanning"))
+        #expect(tangible(frame, "ghost")?["state"] as? String == "notInRange")
+        #expect(serve.log.contains("ghost (\(ghost)): not known to BlueZ: scanning"))
         #expect(serve.log.contains("red (\(BlueZTestbed.v1)): link up, perc-v1, notifications via AcquireNotify"))
         #expect(serve.log.contains("old (\(BlueZTestbed.mtk)): link up, mtk-serial"))
         #expect(try await serve.metric("percbridge_links_connected") == 2)
@@ -113,18 +130,21 @@ import Testing
         let connection = try DBusConnection(bus: .address(emulator.address))
         defer { connection.close() }
         try await BlueZEmulatorControl(connection: connection).vanish(seconds: 2)
+        let returned = ContinuousClock.now + .seconds(2)
         #expect(await serve.waitForLog("red (\(BlueZTestbed.v1)): link lost (bluetoothd left the bus)"), "\(serve.log.suffix(3000))")
         #expect(serve.log.contains("old (\(BlueZTestbed.mtk)): link lost (bluetoothd left the bus)"))
         let lostSeen = await eventually(5) {
-            let f = try? await Self.state(serve.httpPort)
-            return Self.tangible(f, "red")?["state"] as? String == "notInRange"
+            let f = try? await state(serve.httpPort)
+            return tangible(f, "red")?["state"] as? String == "notInRange"
         }
         #expect(lostSeen, "the engine saw the link go")
         let back = await eventually(40) {
-            frame = try? await Self.state(serve.httpPort)
-            return Self.bothTrackedRight(frame)
+            frame = try? await state(serve.httpPort)
+            return trackedRight(frame, [red, old])
         }
         #expect(back, "\(frame ?? [:])\n\(serve.log.suffix(4000))\n\(world.output())")
+        // A figure for the report (polled through /api/state, so ~0.2 s coarse).
+        print("end-to-end: both PERCs tracked again \(ContinuousClock.now - returned) after bluetoothd returned")
         #expect(serve.log.components(separatedBy: "red (\(BlueZTestbed.v1)): link up").count == 3, "red came up twice")
         #expect(serve.log.components(separatedBy: "old (\(BlueZTestbed.mtk)): link up").count == 3, "old came up twice")
         #expect(try await serve.metric("percbridge_links_connected") == 2)
@@ -143,10 +163,10 @@ import Testing
         #expect(refused?["code"] as? String == "unavailable" && (refused?["message"] as? String ?? "").contains("ghost"), "\(app.prefix(2))")
         #expect((app.first?["tangibles"] as? [[String: Any]])?.count == 3)
         let last = app.last { $0["type"] as? String == "frame" }
-        #expect(Self.bothTrackedRight(last), "\(last ?? [:])")
+        #expect(trackedRight(last, [red, old]), "\(last ?? [:])")
         let pointers = last?["pointers"] as? [[String: Any]] ?? []
         #expect(pointers.count == 1)
-        #expect(pointers.first.map { abs(($0["x"] as? Double ?? 0) - Self.finger.x) < 0.5 && abs(($0["y"] as? Double ?? 0) - Self.finger.y) < 0.5 } == true)
+        #expect(pointers.first.map { abs(($0["x"] as? Double ?? 0) - finger.x) < 0.5 && abs(($0["y"] as? Double ?? 0) - finger.y) < 0.5 } == true)
 
         try await Task.sleep(for: .milliseconds(500))
         DemoTUIOEndToEndTests.sendStop(to: rawPort)
@@ -166,26 +186,26 @@ import Testing
         #expect((r["fseq_last"] as? Int ?? 0) > (r["fseq_first"] as? Int ?? 0))
         let objects = try #require(r["objects"] as? [[String: Any]])
         #expect(objects.count == 2, "\(objects)")
-        for p in [Self.red, Self.old] {
+        for p in [red, old] {
             let o = try #require(objects.first { $0["class"] as? Int == p.definition.id }, "\(objects)")
-            #expect(abs((o["x"] as? Double ?? 0) - p.pose.position.x / Self.surface.x) < 0.002)
-            #expect(abs((o["y"] as? Double ?? 0) - p.pose.position.y / Self.surface.y) < 0.003)
-            #expect(Self.angleGap(o["angle"] as? Double ?? 0, p.pose.angle) < 0.05)
+            #expect(abs((o["x"] as? Double ?? 0) - p.pose.position.x / surface.x) < 0.002)
+            #expect(abs((o["y"] as? Double ?? 0) - p.pose.position.y / surface.y) < 0.003)
+            #expect(angleGap(o["angle"] as? Double ?? 0, p.pose.angle) < 0.05)
         }
         let cursors = r["cursors"] as? [[String: Any]] ?? []
         #expect(cursors.count == 1, "\(cursors)")
-        #expect(abs((cursors.first?["x"] as? Double ?? 0) - Self.finger.x / Self.surface.x) < 0.002)
+        #expect(abs((cursors.first?["x"] as? Double ?? 0) - finger.x / surface.x) < 0.002)
 
         // liblo's oscdump: the last 2Dobj `set` of each PERC carries its class id and pose.
         let dumped = try String(contentsOf: dumpFile, encoding: .utf8)
-        for p in [Self.red, Self.old] {
+        for p in [red, old] {
             let line = try #require(dumped.split(separator: "\n").last {
                 $0.contains("/tuio/2Dobj siiffffffff \"set\"") && $0.split(separator: " ").dropFirst(5).first == "\(p.definition.id)"
             }, "\(dumped.suffix(2000))")
             let fields = line.split(separator: " ").map(String.init)
-            #expect(abs((Double(fields[6]) ?? 0) - p.pose.position.x / Self.surface.x) < 0.002, "\(line)")
-            #expect(abs((Double(fields[7]) ?? 0) - p.pose.position.y / Self.surface.y) < 0.003, "\(line)")
-            #expect(Self.angleGap(Double(fields[8]) ?? 0, p.pose.angle) < 0.05, "\(line)")
+            #expect(abs((Double(fields[6]) ?? 0) - p.pose.position.x / surface.x) < 0.002, "\(line)")
+            #expect(abs((Double(fields[7]) ?? 0) - p.pose.position.y / surface.y) < 0.003, "\(line)")
+            #expect(angleGap(Double(fields[8]) ?? 0, p.pose.angle) < 0.05, "\(line)")
         }
         #expect(dumped.contains("/tuio2/tok"))
 

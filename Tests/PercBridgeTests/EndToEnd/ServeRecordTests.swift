@@ -1,5 +1,6 @@
 // `percbridge serve --record FILE` through the CLI: a live run with touches, PERC events and presented reports replays frame for frame.
 import Foundation
+import Glibc
 import MTKTangibles
 import Testing
 @testable import PercBridge
@@ -25,6 +26,15 @@ import Testing
             ["type": "presented", "overlay": 0], ["type": "presented", "overlay": 0],
         ]])
         #expect(app.contains { $0.hasPrefix("COUNT ") })
+        // The recognised PUC leaves the registry mid-run: replay must switch definitions
+        // between the same two frames the live engine did.
+        let store = RegistryStore(path: tmp.path("tangibles.json"))
+        var registry = try store.load()
+        _ = try registry.forget("puc")
+        try store.save(registry)
+        kill(serve.pid, SIGHUP)
+        #expect(await serve.waitForLog("reloaded the tangible registry"))
+        try await Task.sleep(for: .milliseconds(300))
         let status = try await serve.terminate()
         #expect(status == 0, "\(serve.log)")
         #expect(serve.log.contains("recording every input to \(recording)"))
@@ -39,7 +49,9 @@ import Testing
         #expect(report["contactUpdates"] as? Int ?? 0 >= 5, "the recording's tap and triangle")
         #expect(report["sensorEvents"] as? Int ?? 0 >= 31, "link up and the 30 streamed notifications")
         #expect(report["presented"] as? Int ?? 0 >= 2)
-        #expect(report["tangiblesDefined"] as? Int == 2)
+        #expect(report["tangiblesDefined"] as? Int == 1, "the PUC was forgotten")
+        let lines = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
+        #expect(lines.filter { $0.contains("\"definitions\"") }.count == 2, "at start and after SIGHUP")
         let text = try await offPool { try CLI.run(["replay", recording]) }
         #expect(text.stdout.contains("frames, all identical to the live run"), "\(text.stdout)")
     }
