@@ -9,20 +9,8 @@ import Testing
         let bed = try await BlueZTestbed()
         defer { bed.stop() }
         let tmp = try TempDir("pb-serve-control")
-        let serve = try ServeProcess(dir: tmp.url, config: """
-            [surface]
-            width_mm = 800
-            height_mm = 500
-            [tuio]
-            enabled = false
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
-            [bluetooth]
-            bus = "\(bed.address)"
-            adapter = "any"
-            [control]
-            bus = "\(bed.address)"
-            """)
+        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: bed.address),
+                                     arguments: ["--control-bus", bed.address])
         let found = await eventually(30) { (try? await bed.session.connection.nameOwner(of: ControlAPI.busName)) != nil }
         try #require(found, "serve did not offer its control API: \(serve.log)")
         let bus = bed.address
@@ -68,20 +56,9 @@ import Testing
         let recording = tmp.path("run.jsonl")
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let serve = try ServeProcess(dir: tmp.url, config: """
-            [surface]
-            width_mm = 800
-            height_mm = 500
-            [[input]]
-            kind = "recording"
-            file = "\(tmp.path("touches.events"))"
-            [tuio]
-            enabled = false
-            [bluetooth]
-            enabled = false
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
-            """, arguments: ["--record", recording, "--control-bus", bus.address])
+        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: bus.address,
+                                                          touches: tmp.path("touches.events")),
+                                     arguments: ["--record", recording, "--control-bus", bus.address])
         let client = try DBusConnection(bus: .address(bus.address))
         defer { client.close() }
         let found = await eventually(30) { (try? await client.nameOwner(of: ControlAPI.busName)) != nil }
