@@ -29,23 +29,28 @@ final class ServeProcess: @unchecked Sendable {
         /// TUIO output (both versions) to these loopback ports; none: TUIO output off.
         var tuioTargets: [Int] = []
 
-        func toml(httpPort: Int) -> String {
+        var toml: String {
             var lines = ["[surface]", "width_mm = 800", "height_mm = 500"]
             if let touches { lines += ["[[input]]", "kind = \"recording\"", "file = \"\(touches)\""] }
             if let tuioListen { lines += ["[[input]]", "kind = \"tuio\"", "listen = \"127.0.0.1:\(tuioListen)\""] }
             lines += ["[tuio]"] + (tuioTargets.isEmpty ? ["enabled = false"]
                 : ["targets = [\(tuioTargets.map { "\"127.0.0.1:\($0)\"" }.joined(separator: ", "))]", "version = \"both\""])
             lines += ["[bluetooth]"] + (bus.map { ["bus = \"\($0)\""] } ?? []) + (maxBackoffS.map { ["max_backoff_s = \($0)"] } ?? [])
-            lines += ["[registry]", "path = \"\(registry)\"", "[http]", "bind = \"127.0.0.1:\(httpPort)\""]
+            lines += ["[registry]", "path = \"\(registry)\""]
             return lines.joined(separator: "\n") + "\n"
         }
     }
 
-    init(dir: URL, _ setup: Setup, arguments: [String] = [], logLevel: String = "info") throws {
+    convenience init(dir: URL, _ setup: Setup, arguments: [String] = [], logLevel: String = "info") throws {
+        try self.init(dir: dir, config: setup.toml, arguments: arguments, logLevel: logLevel)
+    }
+
+    /// `config` is the TOML body without `[http]` (added with a free port).
+    init(dir: URL, config: String, arguments: [String] = [], logLevel: String = "info") throws {
         self.dir = dir
         httpPort = TUIOPeers.freeUDPPort()  // a free number; TCP on it is free as well here
         let configURL = dir.appendingPathComponent("percbridge.toml")
-        try setup.toml(httpPort: httpPort).write(to: configURL, atomically: true, encoding: .utf8)
+        try (config + "\n[http]\nbind = \"127.0.0.1:\(httpPort)\"\n").write(to: configURL, atomically: true, encoding: .utf8)
         logURL = dir.appendingPathComponent("serve.log")
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = CLI.binary
