@@ -9,7 +9,7 @@ struct ServiceControlLinks: ControlLinks {
     func pair(address: String, name: String) async throws -> LinkPairing {
         let before = (try? links.store.load())?.tangibles.contains { $0.address?.uppercased() == address } ?? false
         do {
-            let d = try await links.pair(address: address, name: name.isEmpty ? nil : name)
+            let d = try await pairSoonAfterStart(address: address, name: name.isEmpty ? nil : name)
             return LinkPairing(address: address, name: d.name, profile: d.profile?.rawValue ?? "perc-v1", tangible: d.id, alreadyPaired: before)
         } catch let e as PercPairingError {
             if case .invalidAddress = e { throw ControlError(.InvalidArgument, e.description) }
@@ -18,6 +18,18 @@ struct ServiceControlLinks: ControlLinks {
             throw ControlError(.LinkFailed, e.description)
         } catch let e as TangibleRegistry.LookupError {
             throw ControlError(.NameTaken, e.description)
+        }
+    }
+
+    /// Right after the service starts its links may not have reached BlueZ yet: a pairing
+    /// asked for then waits up to 5 s for them instead of failing.
+    private func pairSoonAfterStart(address: String, name: String?) async throws -> TangibleDefinition {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while true {
+            do { return try await links.pair(address: address, name: name) } catch let e as ServiceLinksError where e == .notRunning && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
     }
 

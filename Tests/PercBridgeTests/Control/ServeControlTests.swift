@@ -16,6 +16,7 @@ import Testing
         let bus = bed.address
         func cli(_ args: [String]) async throws -> CLI.Result { try await offPool { try CLI.run(args + ["--bus", bus]) } }
 
+        #expect(await serve.waitForLog("BlueZ on the bus", seconds: 30), "\(serve.log)")
         let pair = try await cli(["pair", BlueZTestbed.v1, "--name", "PERC one"])
         #expect(pair.status == 0, "\(pair.stderr)\n\(serve.log)")
         #expect(pair.stdout.contains("Paired \(BlueZTestbed.v1) (PERC one, perc-v1) as tangible 1"), "\(pair.stdout)")
