@@ -13,4 +13,5 @@ let allSubcommands: [any ParsableCommand.Type] = [
     DemoCommand.self,
     ServeCommand.self,
     BenchCommand.self,
+    DiagnoseCommand.self,
 ]
