@@ -22,7 +22,7 @@ final class DiagnosticsMetrics: Sendable {
         "light_response_p50": ("seconds", "Median light-check response latency"),
         "light_response_p99": ("seconds", "99th percentile light-check response latency"),
         "light_spontaneous_flips": ("total", "Light changes no check, placement or scene change explains"),
-        "light_flips_per_hour": ("rate", "Spontaneous flips per quiet hour"),
+        "light_spontaneous_flip_rate": ("per_hour", "Spontaneous flips per quiet hour"),
         "recognitions": ("total", "Recognitions (onSurface to tracked)"),
         "guesses_overturned": ("total", "Time-window guesses withdrawn later"),
         "stationary_check_failures": ("total", "Stationary light checks that failed"),
@@ -50,7 +50,7 @@ final class DiagnosticsMetrics: Sendable {
             set("light_response_p50", t, t.light.responseLatency.map { $0.p50Ms / 1000 })
             set("light_response_p99", t, t.light.responseLatency.map { $0.p99Ms / 1000 })
             set("light_spontaneous_flips", t, Double(t.light.spontaneousFlips))
-            set("light_flips_per_hour", t, t.light.flipsPerHour)
+            set("light_spontaneous_flip_rate", t, t.light.flipsPerHour)
             set("recognitions", t, Double(t.recognition.recognitions))
             set("guesses_overturned", t, Double(t.recognition.guessesOverturned))
             set("stationary_check_failures", t, Double(t.recognition.stationaryCheckFailures))

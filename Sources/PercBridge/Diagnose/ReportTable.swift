@@ -64,9 +64,9 @@ enum ReportTable {
     static func recognition(_ r: RecognitionFigures) -> [String] {
         let t = r.timeToRecogniseMs
         return [
-            "\(r.recognitions) recognitions" + (t.count > 0 ? ", field-on to tracked p50 \(fmt(t.quantile(0.5) ?? 0, 0)) ms, p90 \(fmt(t.quantile(0.9) ?? 0, 0)) ms, max \(fmt(t.max ?? 0, 0)) ms" : ""),
+            "recognised \(r.recognitions)×" + (t.count > 0 ? ", field-on to tracked p50 \(fmt(t.quantile(0.5) ?? 0, 0)) ms, p90 \(fmt(t.quantile(0.9) ?? 0, 0)) ms, max \(fmt(t.max ?? 0, 0)) ms" : ""),
             "guesses \(r.guesses): \(r.guessesStood) stood, \(r.guessesOverturned) overturned; deformation drops \(r.deformationDrops) (\(r.ghostTouchDrops) ghost touches)",
-            "resting \(fmt(r.restingSeconds, 1)) s, \(r.stationaryCheckFailures) stationary-check failures, \(r.restingLost) times back to searching",
+            "resting \(fmt(r.restingSeconds, 1)) s, \(r.stationaryCheckFailures) stationary-check failures, back to searching \(r.restingLost)×",
         ]
     }
 
