@@ -98,7 +98,7 @@ struct LightAccumulator: Sendable {
         }
         guard e.arrival > explainedUntil, !uncertain else { return }
         figures.spontaneousFlips += 1
-        figures.flipTimes.append(e.arrival - origin)
+        Self.keepRecent(&figures.flipTimes, e.arrival - origin)
     }
 
     /// Settles exposures whose answer time is over. With sequence numbers (`sequenced`) an
@@ -136,7 +136,13 @@ struct LightAccumulator: Sendable {
 
     private mutating func miss(_ x: Exposure) {
         figures.misses += 1
-        figures.missTimes.append(x.start - origin)
+        Self.keepRecent(&figures.missTimes, x.start - origin)
+    }
+
+    /// Time-line marks of a long live run: the most recent ones are kept.
+    private static func keepRecent(_ times: inout [Double], _ t: Double) {
+        times.append(t)
+        if times.count > 4000 { times.removeFirst(2000) }
     }
 
     mutating func outcome(_ result: VerificationOutcome.Result, stationary: Bool) {

@@ -14,6 +14,13 @@ enum DiagnoseFixture {
         return dir
     }
 
+    /// Runs `body` with a temp folder holding the session's recording (removed afterwards).
+    static func withRecording(_ body: (_ dir: URL, _ file: String) async throws -> Void) async throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await body(dir, try recording(in: dir))
+    }
+
     /// Writes the session's recording into `dir`; returns its path.
     static func recording(in dir: URL, name: String = "session.jsonl") throws -> String {
         let path = dir.appendingPathComponent(name).path
