@@ -50,6 +50,21 @@ final class DemoProcess: @unchecked Sendable {
         if process.isRunning { kill(pid, SIGKILL) }
     }
 
+    /// Runs a shell command line with a pseudo-terminal as its stdout (util-linux `script`).
+    static func onTerminal(_ command: String) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", command, "/dev/null"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    }
+
     func get(_ path: String) async throws -> String {
         let (data, _) = try await URLSession.shared.data(from: URL(string: "http://\(address)\(path)")!)
         return String(decoding: data, as: UTF8.self)

@@ -14,6 +14,7 @@ import Testing
         let s = SimulatedSession.run(seed: 11, duration: 300) { $0.notificationLossProbability = 0.1 }
         let lost = Self.pooled(s) { $0.link.lost ?? 0 }
         // Only losses in the last notifications before the end are invisible (no later number).
+        print("diagnose loss: found \(lost) lost (rates \(s.report.tangibles.map { $0.link.lossRate ?? -1 })), simulator lost \(s.truth.lostNotifications), injected p=0.1")
         #expect(abs(lost - s.truth.lostNotifications) <= 4, "found \(lost), injected \(s.truth.lostNotifications)")
         for t in s.report.tangibles {
             #expect(abs((t.link.lossRate ?? 0) - 0.1) <= 0.03, "\(t.name): loss rate \(t.link.lossRate ?? -1), injected 0.1")
@@ -24,6 +25,7 @@ import Testing
         let s = SimulatedSession.run(seed: 12, duration: 300) { $0.lightMissProbability = 0.15 }
         let misses = Self.pooled(s) { $0.light.misses }, answered = Self.pooled(s) { $0.light.answered }
         let rate = Double(misses) / Double(misses + answered)
+        print("diagnose misses: found \(misses)/\(misses + answered) = \(rate), simulator missed \(s.truth.lightMisses)/\(s.truth.lightStimuli) stimuli, injected 0.15")
         #expect(misses + answered >= 200, "enough colour changes under known sensors")
         #expect(abs(rate - 0.15) <= 0.05, "miss rate \(rate) over \(misses + answered), injected 0.15")
     }
@@ -33,6 +35,7 @@ import Testing
         let flips = Self.pooled(s) { $0.light.spontaneousFlips }
         let hours = s.report.tangibles.reduce(0) { $0 + $1.light.quietHours }
         let perHour = Double(flips) / hours
+        print("diagnose flips: found \(flips) in \(hours) quiet h = \(perHour)/h, simulator flipped \(s.truth.spontaneousFlips.count) times in \(2 * s.duration) s, injected 360/h")
         #expect(flips >= 20, "\(flips) flips seen")
         // Poisson: ~40 flips give ±16% at one σ; ±35% is a bit over two σ.
         #expect(abs(perHour - 360) <= 0.35 * 360, "\(perHour) flips/h found, 360/h injected")
@@ -44,6 +47,7 @@ import Testing
         }
         for t in s.report.tangibles {
             let d = t.field.onsetOffsetsMs
+            print("diagnose window: \(t.name) onsets \(d.min ?? 0)…\(d.max ?? 0) ms (n=\(d.count)), suggested \(t.field.suggestedWindowMs ?? -1) ms, injected ±80 ms; delay p99 \(t.link.latencyAboveFastest?.p99Ms ?? -1) ms (injected interval 50 ms), drift \(t.link.clockDriftPPM ?? 0) ppm")
             #expect(d.count >= 30, "\(t.name): \(d.count) onsets")
             // Touch samples come every 8.3 ms, so an onset is seen up to one sample late; and a
             // field-on notification queued behind the placement's light change arrives late.
@@ -64,6 +68,7 @@ import Testing
     @Test func aHealthySimulationShowsNoFaults() {
         let s = SimulatedSession.run(seed: 15, duration: 300)
         let misses = Self.pooled(s) { $0.light.misses }, answered = Self.pooled(s) { $0.light.answered }
+        print("diagnose healthy: \(misses) misses of \(misses + answered), flips \(Self.pooled(s) { $0.light.spontaneousFlips }), response p50 \(s.report.tangibles.map { $0.light.responseLatency?.p50Ms ?? -1 }) ms")
         #expect(Double(misses) / Double(max(1, misses + answered)) < 0.04, "\(misses) false misses of \(misses + answered)")
         #expect(Self.pooled(s) { $0.link.lost ?? 0 } == 0)
         #expect(Self.pooled(s) { $0.light.spontaneousFlips } <= 2)

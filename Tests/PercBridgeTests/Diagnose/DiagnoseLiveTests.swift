@@ -29,6 +29,12 @@ import Testing
         #expect(test.stdout.contains("result: 6 checks, 6 answered, 0 missed (miss rate 0.0%)"), "\(test.stdout)")
         #expect(test.stdout.contains("response latency: p50 "), "\(test.stdout)")
 
+        // On a terminal (`script` gives it one) the progress is a bar redrawn in place.
+        let tty = try await offPool {
+            try DemoProcess.onTerminal("'\(CLI.binary.path)' diagnose --light-test 3 'PERC A' --http \(demo.address)")
+        }
+        #expect(tty.status == 0 && tty.stdout.contains("\r[##########--------------------] 1/3") && tty.stdout.contains("] 3/3"), "\(tty.stdout)")
+
         let busy = try await offPool { try CLI.run(["diagnose", "--light-test", "3", "PERC Z", "--http", demo.address]) }
         #expect(busy.status != 0 && busy.stderr.contains("no tangible \"PERC Z\"; known: 1 (PERC A)"), "\(busy.stderr)")
 
