@@ -7,25 +7,18 @@ struct DiagnoseCommand: AsyncParsableCommand {
         commandName: "diagnose",
         abstract: "Measure, per tangible, link loss and latency, field-sensor timing, light-sensor misses and flips.",
         discussion: """
-        From a recording (--from FILE, written by `percbridge record`, `serve --record` or
-        `demo --record`) the inputs are replayed through the engine and the light-check
-        scheduler; live, the running service's own figures are fetched from its web server
-        (GET /diagnostics). Each figure is explained in docs/diagnose.md.
+        From a recording (--from FILE, written by `percbridge record`, `serve --record` or `demo --record`) the inputs are replayed through the engine and the light-check scheduler; live, the running service's own figures are fetched from its web server (GET /diagnostics). docs/diagnose.md explains each figure.
 
-        --suggest prints recommended settings (the surface's recognition time window, the
-        stationary-failure limit) with the evidence; --apply CONFIG writes them into that TOML
-        file atomically, keeping its comments and other keys (restart the service to use them).
+        --suggest prints recommended settings (the surface's recognition time window, the stationary-failure limit) with their evidence; --apply CONFIG writes them into that TOML file atomically, keeping its comments and other keys (restart the service to use them).
 
-        --light-test N TANGIBLE asks the running service to show N light checks under a still
-        PERC (an app that draws overlays, e.g. the web viewer, must be open; the demo's
-        virtual display counts) and reports its miss rate and response latency.
+        --light-test N TANGIBLE asks the running service to show N light checks under a still PERC (an app that draws overlays must be open, e.g. the web viewer; the demo's virtual display counts) and reports its miss rate and response latency.
 
         Examples:
           percbridge diagnose --from session.jsonl
           percbridge diagnose --from session.jsonl --json > report.json
           percbridge diagnose --from session.jsonl --html report.html --suggest
-          percbridge diagnose --from session.jsonl --apply /etc/percbridge/percbridge.toml
-          percbridge diagnose --http 127.0.0.1:8080                # live, from the running service
+          percbridge diagnose --from session.jsonl --apply percbridge.toml
+          percbridge diagnose --http 127.0.0.1:8080      # live
           percbridge diagnose --light-test 20 "PERC A" --http 127.0.0.1:8080
         """
     )

@@ -116,7 +116,7 @@ import Testing
     @Test func helpTeachesWithExamples() async throws {
         let r = try await offPool { try CLI.run(["diagnose", "--help"]) }
         #expect(r.status == 0)
-        #expect(r.stdout.contains("percbridge diagnose --from session.jsonl --apply") && r.stdout.contains("--light-test 20"))
+        #expect(r.stdout.contains("percbridge diagnose --from session.jsonl --apply percbridge.toml") && r.stdout.contains("--light-test 20"))
     }
 
     @Test func aRecordedDemoIsDiagnosed() async throws {
