@@ -18,4 +18,5 @@ let allSubcommands: [any ParsableCommand.Type] = [
     ForgetCommand.self,
     DefineCommand.self,
     CalibrateCommand.self,
+    DiagnoseCommand.self,
 ]

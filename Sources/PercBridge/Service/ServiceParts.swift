@@ -49,10 +49,13 @@ struct ServiceParts: Sendable {
         }
         let core = EngineCore(definitions: definitions, engine: config.engineConfig, lightChecks: config.lightCheckConfig)
         let pipeline = PipelineHandle(Pipeline(core: core, outputs: outputs, metrics: metrics, logger: logger))
+        let diagnostics = LiveDiagnostics(definitions: definitions, settings: DiagnoseSettings(config: config), source: "live service",
+                                          metrics: DiagnosticsMetrics(registry: metrics.registry))
+        pipeline.withPipeline { $0.attach(diagnostics) }
         var web: (any Service)?
         if config.http.enabled {
             web = WebServer.make(bind: config.http.bind, token: config.http.token, hub: hub, metrics: metrics,
-                                 logger: logger, onRunning: onHTTPPort)
+                                 logger: logger, diagnostics: diagnostics, onRunning: onHTTPPort)
         }
         return ServiceParts(config: config, metrics: metrics, clock: clock, hub: hub, router: router,
                             pipeline: pipeline, tuio: tuio, web: web)
