@@ -53,7 +53,7 @@ import Testing
         try await Self.scenario(red: Self.red, old: Self.old)
     }
 
-    /// Fails in some runs (3 of 4 so far; LightCheck, not the service): after bluetoothd returns, both PERCs
+    /// Fails in most runs (4 of 6 here; LightCheck, not the service): after bluetoothd returns, both PERCs
     /// search at once, the probes of one PERC's checks land under the other's light sensor
     /// (the world script logs `sensor-under`), and "old" is confirmed at "red"'s place
     /// (a two-trace candidate turned by π), so "red" never gets its traces back.
