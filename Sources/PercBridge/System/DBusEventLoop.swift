@@ -8,7 +8,8 @@ import Synchronization
 /// Drives one private libdbus connection.
 ///
 /// Threading design:
-/// - **One dedicated thread per connection** runs `run()`: it `poll()`s the connection's
+/// - **One dedicated thread per connection** runs `run()` (under SCHED_FIFO when allowed,
+///   see `ReceiveThreadPriority`: signals are the StartNotify path): it `poll()`s the connection's
 ///   socket and an eventfd, lets libdbus read/write without blocking
 ///   (`dbus_connection_read_write(conn, 0)`), then dispatches every queued message through
 ///   one filter (`handle(_:)`). libdbus' own watch/timeout machinery is not used.
@@ -248,6 +249,8 @@ final class DBusEventLoop: @unchecked Sendable {
 
     private func run() {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+        // Signals (StartNotify values) are received here: run at once when woken.
+        ReceiveThreadPriority.promoteCurrentThread()
         var fds = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         // Messages that arrived while connecting (e.g. NameAcquired) are already queued.
