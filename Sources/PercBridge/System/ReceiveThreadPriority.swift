@@ -1,21 +1,25 @@
-// Real-time scheduling (SCHED_FIFO) for the threads that receive BLE notifications, when allowed.
+// Real-time scheduling (SCHED_FIFO) for the AcquireNotify reader thread, when allowed.
 import Foundation
 import Glibc
 import Synchronization
 
-/// Lets the receive threads (each D-Bus connection's loop thread, the AcquireNotify reader)
-/// run under `SCHED_FIFO` at a low real-time priority.
+/// Lets the AcquireNotify reader thread (`NotifySocket`) run under `SCHED_FIFO` at a low
+/// real-time priority. The D-Bus loop threads stay ordinary: they share libdbus' locks
+/// (no priority inheritance) with ordinary sending threads; with real-time loop threads
+/// `bench dbus-signals` went from p99 3.8 ms to 255 ms on a loaded machine (see DBusEventLoop.run).
 ///
 /// Why: on a busy machine most of a notification's latency is the time its receiving thread,
 /// woken by the kernel, waits for a core behind ordinary (SCHED_OTHER) work; a real-time
-/// thread runs at once. These threads do a few microseconds of bounded work per message
-/// (read, decode, hand over) and then sleep, so they cannot starve the machine (and the
-/// kernel's RT throttling caps them at 95% of a core anyway). The tangible engine, outputs
-/// and everything on the Swift task pool stay ordinary.
+/// thread runs at once. The reader does a few microseconds of bounded work per message
+/// (read, decode, hand over) and then sleeps, so it cannot starve the machine (and the
+/// kernel's RT throttling caps it at 95% of a core anyway); the locks it takes are Swift
+/// `Mutex`es held briefly. The tangible engine, outputs and everything on the Swift task
+/// pool stay ordinary. Event handlers called on it (`PercLink`'s `onEvent`) must be quick
+/// and must not block.
 ///
 /// Priority: `$PERCBRIDGE_RT_PRIORITY` (1…99), default 10; 0 turns it off. Needs root,
 /// CAP_SYS_NICE or an RLIMIT_RTPRIO at least that high (systemd: `LimitRTPRIO=10`); without
-/// them the threads stay ordinary and `status` says why.
+/// them the thread stays ordinary and `status` says why.
 enum ReceiveThreadPriority {
     /// The outcome of the last promotion attempt (for benches and diagnostics).
     static var status: String { lastStatus.withLock { $0 } }
