@@ -13,13 +13,20 @@ struct DemoCommand: AsyncParsableCommand {
         Virtual PERCs and fingers play a scenario on a virtual table; the service recognises
         them, plans light checks, the virtual display shows the patches and the virtual light
         sensors answer. Open the printed URL to watch it live; any TUIO client on the target
-        port sees the tangibles and fingers. Built-in scenarios: \(BuiltInScenarios.names.joined(separator: ", ")).
+        port sees the tangibles and fingers. Built-in scenarios: \(Self.scenarioNames.joined(separator: ", ")).
 
         Examples:
           percbridge demo                                   # the lively demo scenario, until Ctrl-C
           percbridge demo --scenario two-percs-together --seed 7 --duration 10
           percbridge demo --tuio 127.0.0.1:3333 --tuio-version 1.1 --http 127.0.0.1:8081
           percbridge demo --scenario my-scenario.json --record demo.jsonl
+          percbridge demo --scenario pairing --control-bus session   # then: percbridge status --bus session
+
+        The control API (percbridge list, pair, define, calibrate, forget, status) is offered
+        on the session bus when there is one (--control-bus to choose; none to switch it off).
+        The demo keeps its tangible registry in a temp file unless --registry names one. The
+        `pairing` scenario has an unknown PERC lying on the surface for the walk-through in
+        docs/pairing.md.
         """
     )
 
@@ -53,6 +60,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String = "notice"
 
+    @Option(name: .long, help: ControlBusChoice.help)
+    var controlBus: ControlBusChoice?
+
+    @Option(name: .long, help: ArgumentHelp("Keep the demo's tangible registry in FILE (default: a temp file).", valueName: "FILE"))
+    var registry: String?
+
+    static var scenarioNames: [String] { BuiltInScenarios.names + [DemoPairingScenario.name] }
+
     func validate() throws {
         guard ServiceConfig.TUIO.Versions(rawValue: tuioVersion) != nil else {
             throw ValidationError("--tuio-version must be 1.1, 2.0 or both (got \(tuioVersion))")
@@ -74,8 +89,13 @@ struct DemoCommand: AsyncParsableCommand {
         do { runner = try ScenarioRunner(scenario, seed: seed, frameRate: rate) } catch {
             throw ValidationError("scenario \(scenario.name): \(error)")
         }
-        let definitions = runner.world.definitions
         let surface = runner.world.surface
+        let demoRegistry = try DemoRegistry.open(path: registry, scenario: scenario, world: runner.world)
+        defer { demoRegistry.cleanUp() }
+        let definitions = try demoRegistry.store.load().tangibles
+        let links = DemoLinks(world: runner.world)
+        links.definitionsChanged(definitions)
+        _ = links.takeSyncs()  // the modules registered from the start report their states themselves
 
         var config = ServiceConfig()
         config.surface = .init(name: "demo (\(scenario.name))", widthMM: surface.x, heightMM: surface.y)
@@ -105,24 +125,41 @@ struct DemoCommand: AsyncParsableCommand {
                 print("  app protocol: ws://\(bindHost):\(port)/ws   metrics: http://\(bindHost):\(port)/metrics")
                 print("  \(tuioLine)")
                 print(duration.map { "  running for \($0) s" } ?? "  press Ctrl-C to stop")
+                fflush(nil)  // scripts wait for these lines
             })
-        var recordFrame: (@Sendable (Frame) -> Void)?
-        var finishRecording: (@Sendable () -> Void)?
+        var recording: DemoRecording?
         if let record {
-            let r = try DemoRecording(path: record, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
-            recordFrame = { r.record($0) }
-            finishRecording = { r.close() }
+            recording = try DemoRecording(path: record, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
         }
         let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
-                            record: recordFrame, finish: finishRecording, logger: logger)
+                            recording: recording, links: links, logger: logger)
+        let hub = parts.hub
+        // Registry changes (pair, define, calibrate, forget) reach the engine between two frames.
+        let registry = DirectRegistry(store: demoRegistry.store) { definitions in
+            loop.setDefinitions(definitions)
+            hub.updateTangibles(definitions)
+            links.definitionsChanged(definitions)
+        }
+        links.use(registry)
+        let control = ControlService(pipeline: parts.pipeline, registry: registry, links: links, hub: parts.hub,
+                                     context: .init(mode: "demo", frameRateHz: rate), logger: logger)
+        control.attach()
+        let session: DBusBus? = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == nil ? nil : .session
+        let server = try await ControlServer.start(control, choice: controlBus, fallback: session, logger: logger)
+        if let server {
+            print("  control API: \(ControlAPI.busName) on the \(server.bus) (try: percbridge status\(ControlClient.busArgument(server.bus)))")
+            fflush(nil)
+        }
+        defer { server?.close() }
         try await parts.run(loop, logger: logger)
         Self.printSummary(loop.summary.withLock { $0 }, last: parts.pipeline.withPipeline { $0.lastResult })
     }
 
     static func loadScenario(_ nameOrFile: String) throws -> Scenario {
         if let s = BuiltInScenarios.named(nameOrFile) { return s }
+        if nameOrFile == DemoPairingScenario.name { return DemoPairingScenario.scenario }
         guard FileManager.default.fileExists(atPath: nameOrFile) else {
-            throw ValidationError("no built-in scenario or file \"\(nameOrFile)\"; built-in: \(BuiltInScenarios.names.joined(separator: ", "))")
+            throw ValidationError("no built-in scenario or file \"\(nameOrFile)\"; built-in: \(scenarioNames.joined(separator: ", "))")
         }
         do { return try Scenario.decode(try Data(contentsOf: URL(fileURLWithPath: nameOrFile))) } catch {
             throw ValidationError("\(nameOrFile): \(error)")

@@ -10,14 +10,23 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the service: inputs, frame clock, recognition, light checks, TUIO/WebSocket outputs.",
         discussion: """
-        Reads the config file (docs/configuration.md) and the tangible registry, then runs
-        until SIGTERM. SIGHUP reloads the registry. Under systemd (Type=notify) it reports
+        Reads the config file (docs/configuration.md) and the tangible registry, connects
+        every registered PERC through BlueZ ([bluetooth] bus, default the system bus) and
+        keeps it connected, then runs until SIGTERM. SIGHUP reloads the registry (links of
+        new PERCs start, those of removed ones stop). Without a reachable BlueZ it keeps
+        serving touches and PUCs and says what to fix. Under systemd (Type=notify) it reports
         readiness, status and watchdog keep-alives, and logs to the journal with the fields
-        TANGIBLE, STATE, PREVIOUS_STATE and REASON.
+        TANGIBLE, STATE, PREVIOUS_STATE, REASON, and ADDRESS and LINK for PERC links.
+
+        --record FILE writes every input (touches, sensor events, presented reports, frame
+        ticks), each registry change and each frame's result digest; `percbridge replay FILE`
+        then reproduces the run and compares every frame (docs/recording-format.md).
 
         Examples:
           percbridge serve --config /etc/percbridge/percbridge.toml
+          percbridge serve --config my.toml --record /tmp/session.jsonl --log-level debug
           percbridge config check /etc/percbridge/percbridge.toml   # before a restart
+          percbridge serve --control-bus session   # control API (percbridge list/pair/define…) on your session bus
         """
     )
 
@@ -26,6 +35,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String = "info"
+
+    @Option(name: .long, help: ArgumentHelp("Record every input of this run to FILE (replayable).", valueName: "FILE"))
+    var record: String?
+
+    @Option(name: .long, help: ControlBusChoice.help)
+    var controlBus: ControlBusChoice?
 
     func run() async throws {
         LogSetup.bootstrap(level: Logger.Level(rawValue: logLevel))
@@ -38,17 +53,43 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let store = RegistryStore(path: cfg.registry.path)
-        let registry = try store.load()
+        let registry: TangibleRegistry
+        do { registry = try store.load() } catch let e as RegistryStore.LoadError {
+            printError(e.description)
+            throw ExitCode(1)
+        }
         let surface = Vec2(cfg.surface.widthMM, cfg.surface.heightMM)
+        let links = ServiceLinks(config: cfg.bluetooth, store: store, definitions: registry.tangibles,
+                                 logger: Logger(label: "percbridge.links"))
+        let inputs = try ServiceInputs.make(cfg.inputs, surface: surface, logger: logger)
+        var recording: ServeRecording?
+        if let record {
+            let sources = inputs.map(\.name) + (cfg.bluetooth.enabled ? ["bluez:\(cfg.bluetooth.bus)"] : [])
+            do {
+                recording = try ServeRecording(path: record, config: cfg, surface: surface, sources: sources,
+                                               definitions: registry.tangibles)
+            } catch {
+                printError("--record \(record): \(error)")
+                throw ExitCode(1)
+            }
+            if !ServeRecording.replayMatches(cfg) {
+                logger.warning("--record: [recognition]/[light_checks] differ from the defaults `percbridge replay` uses; replayed results will differ from this run")
+            }
+            logger.notice("recording every input to \(record)")
+        }
         let parts = try await ServiceParts.make(
             config: cfg, definitions: registry.tangibles, surface: surface, timeline: MonotonicClock.now,
-            acceptPresented: true, logger: logger,
-            actuate: { id, _ in
-                AppProtocolError(code: .unavailable, message: "actuators of tangible \(id) are not reachable from this build", inReplyTo: "actuate")
-            },
+            acceptPresented: true, logger: logger, recorder: recording?.recorder,
+            actuate: { id, request in links.actuate(id, request) },
             onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
-        let inputs = try ServiceInputs.make(cfg.inputs, surface: surface, logger: logger)
-        let loop = ServeLoop(parts: parts, inputs: inputs, store: store, logger: logger)
+        let loop = ServeLoop(parts: parts, inputs: inputs, store: store, links: links, recording: recording, logger: logger)
+        // The control API (docs/control-api.md): [control] in the config unless --control-bus says otherwise.
+        let control = ControlService(pipeline: parts.pipeline, registry: links, links: ServiceControlLinks(links: links), hub: parts.hub,
+                                     context: .init(mode: "serve", frameRateHz: cfg.clock.rateHz), logger: logger)
+        control.attach()
+        let configured = cfg.control.enabled ? try? DBusBus(parsing: cfg.control.bus) : nil
+        let server = try await ControlServer.start(control, choice: controlBus, fallback: configured, logger: logger)
+        defer { server?.close() }
         try await parts.run(loop, logger: logger)
     }
 }

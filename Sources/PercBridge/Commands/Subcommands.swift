@@ -13,4 +13,10 @@ let allSubcommands: [any ParsableCommand.Type] = [
     DemoCommand.self,
     ServeCommand.self,
     BenchCommand.self,
+    ListCommand.self,
+    StatusCommand.self,
+    ForgetCommand.self,
+    DefineCommand.self,
+    CalibrateCommand.self,
+    DiagnoseCommand.self,
 ]

@@ -108,7 +108,16 @@ enum ConfigLoader {
         if let t = top.table("bluetooth") {
             let r = reader(t, "bluetooth")
             config.bluetooth.enabled = r.bool("enabled", default: config.bluetooth.enabled)
-            config.bluetooth.adapter = r.string("adapter", allowed: "an adapter name such as \"hci0\"", default: config.bluetooth.adapter)
+            config.bluetooth.bus = r.string("bus", allowed: busAllowed, default: config.bluetooth.bus)
+            if (try? DBusBus(parsing: config.bluetooth.bus)) == nil {
+                r.fail("bus", "\"\(config.bluetooth.bus)\" is neither a bus name nor an address", allowed: busAllowed)
+            }
+            config.bluetooth.adapter = r.string("adapter", allowed: "an adapter name such as \"hci0\", or \"any\"", default: config.bluetooth.adapter)
+            if config.bluetooth.adapter != "any", !config.bluetooth.adapter.allSatisfy({ $0.isLetter || $0.isNumber }) || config.bluetooth.adapter.isEmpty {
+                r.fail("adapter", "\"\(config.bluetooth.adapter)\" is not an adapter name", allowed: "an adapter name such as \"hci0\", or \"any\"")
+            }
+            config.bluetooth.acquireNotify = r.bool("acquire_notify", default: config.bluetooth.acquireNotify)
+            config.bluetooth.maxBackoffS = r.double("max_backoff_s", in: 1...600, unit: "s", default: config.bluetooth.maxBackoffS)
             issues += r.finish()
         }
         if let t = top.table("recognition") {
@@ -141,5 +150,6 @@ enum ConfigLoader {
         return config
     }
 
+    private static let busAllowed = "\"system\", \"session\" or a D-Bus address (unix:path=...)"
     private static let kindNames = ServiceConfig.Input.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
 }

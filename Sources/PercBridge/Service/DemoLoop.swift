@@ -23,16 +23,25 @@ final class DemoLoop: Service {
     private let start: Seconds
     private let duration: Seconds?
     private let rate: Double
-    /// Gets every frame before it is processed (`--record`).
-    private let record: (@Sendable (Frame) -> Void)?
-    private let finish: (@Sendable () -> Void)?
+    /// Gets every frame before it is processed, and every definitions change (`--record`).
+    private let recording: DemoRecording?
+    /// Definitions the control API changed, taken at the next frame boundary.
+    private let pendingDefinitions = Mutex<[TangibleDefinition]?>(nil)
     private let logger: Logger
+    /// The virtual PERC modules: only paired and defined ones reach the service (nil: all do).
+    private let links: DemoLinks?
     let summary = Mutex(Summary())
 
     init(runner: sending ScenarioRunner, parts: ServiceParts, start: Seconds, duration: Seconds?, rate: Double,
-         record: (@Sendable (Frame) -> Void)?, finish: (@Sendable () -> Void)?, logger: Logger) {
+         recording: DemoRecording?, links: DemoLinks? = nil, logger: Logger) {
         self.runner = Mutex(runner); self.parts = parts; self.start = start
-        self.duration = duration; self.rate = rate; self.record = record; self.finish = finish; self.logger = logger
+        self.duration = duration; self.rate = rate; self.recording = recording; self.logger = logger
+        self.links = links
+    }
+
+    /// The engine takes these definitions before the next frame (and `--record` notes them there).
+    func setDefinitions(_ definitions: [TangibleDefinition]) {
+        pendingDefinitions.withLock { $0 = definitions }
     }
 
     func run() async throws {
@@ -49,19 +58,24 @@ final class DemoLoop: Service {
             if let d = duration, t >= d { break }
             step(at: t)
         }
-        finish?()
+        recording?.close()
     }
 
     /// One frame at simulated time `t` (seconds since the demo started).
     func step(at t: Seconds) {
         let output = runner.withLock { $0.advance(to: t) }
         parts.clock.add(contacts: output.contacts)
-        for e in output.sensorEvents { parts.clock.add(e) }
+        for e in sensorEvents(output.sensorEvents, at: t) { parts.clock.add(e) }
         for p in output.presented { parts.clock.add(p) }
         let frame = parts.clock.cut(at: t)
-        record?(frame)
+        let definitions = pendingDefinitions.withLock { d in defer { d = nil }; return d }
+        if let definitions { recording?.record(definitions: definitions) }
+        recording?.record(frame)
         let started = MonotonicClock.now()
-        let result = parts.pipeline.withPipeline { $0.process(frame) }
+        let result = parts.pipeline.withPipeline { p in
+            if let definitions { p.setDefinitions(definitions) }
+            return p.process(frame)
+        }
         let stepTime = MonotonicClock.now() - started
         let model = runner.withLock { $0.world.model }
         if let overlay = result.overlay {
@@ -71,7 +85,7 @@ final class DemoLoop: Service {
         }
         let errors: [Double] = runner.withLock { r in
             result.snapshot.tangibles.compactMap { tg in
-                guard let pose = tg.pose, let truth = r.world.truePose(of: tg.id) else { return nil }
+                guard let pose = tg.pose, let truth = r.world.truePose(of: links?.simID(of: tg.id) ?? tg.id) else { return nil }
                 return pose.position.distance(to: truth.position)
             }
         }
@@ -89,5 +103,27 @@ final class DemoLoop: Service {
                 }
             }
         }
+    }
+
+    /// The simulator's notifications as the service gets them: through the virtual links,
+    /// after the current state of each module that was newly paired and defined (a real
+    /// link reports the field and light states of a PERC that lies on the surface already).
+    private func sensorEvents(_ events: [SensorEvent], at t: Seconds) -> [SensorEvent] {
+        guard let links else { return events }
+        var out: [SensorEvent] = []
+        let syncs = links.takeSyncs()
+        let inRange: [TangibleID: Bool] = runner.withLock { r in
+            for sim in syncs {
+                guard let id = links.serviceID(ofSim: sim), r.world.isLinked(sim) else { continue }
+                out.append(SensorEvent(tangible: id, kind: .link, value: 1, arrival: t))
+                out.append(SensorEvent(tangible: id, kind: .field, value: r.world.isOnSurface(sim) ? 1 : 0, arrival: t))
+                if let light = r.world.sensedLight(of: sim) {
+                    out.append(SensorEvent(tangible: id, kind: .light, value: light.sensorValue, arrival: t))
+                }
+            }
+            return Dictionary(links.modules.map { ($0.simID, r.world.isLinked($0.simID)) }, uniquingKeysWith: { a, _ in a })
+        }
+        links.observe(inRange: inRange)
+        return out + links.route(events)
     }
 }

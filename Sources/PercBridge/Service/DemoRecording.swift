@@ -18,5 +18,8 @@ struct DemoRecording: Sendable {
         recorder.recordFrame(frame)
     }
 
+    /// The registry changed (the control API): replay switches definitions at this point too.
+    func record(definitions: [TangibleDefinition]) { recorder.record(definitions: definitions) }
+
     func close() { recorder.close() }
 }

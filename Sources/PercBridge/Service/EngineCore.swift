@@ -68,9 +68,36 @@ struct EngineCore {
     /// The free traces now on the surface (for define).
     var freeTraceIDs: [TraceID] { lastOutput?.freeTraces.filter { $0.phase != .end }.map(\.id) ?? [] }
 
+    /// The free traces now on the surface (and those `including` holds) that have been there
+    /// for the stationary window and stayed put over it: what define may use (thesis 3.6.3:
+    /// "if all three markers generate touches").
+    func stillFreeTraceIDs(including holder: TangibleID? = nil) -> [TraceID] {
+        let table = engine.table
+        let window = engine.config.traces.stationaryWindow
+        let held = holder.flatMap { lastOutput?.tangible($0)?.traces } ?? []
+        return (freeTraceIDs + held).filter { id in
+            guard let age = table.age(id, at: lastTime), age >= window else { return false }
+            return table.isStationary(id, at: lastTime)
+        }
+    }
+
+    /// Where a tangible defined from `traces` lies now: the centroid of the traces' recent
+    /// mean positions (the same average `Engine.defineTangible` uses), angle 0 (the pose
+    /// the definition is measured in).
+    func definedPose(traces: [TraceID]) -> Pose {
+        let table = engine.table
+        let since = table.now - engine.config.traces.stationaryWindow
+        let points = traces.map { tr -> Vec2 in
+            let recent = table.entries(tr).filter { $0.time >= since }
+            return recent.isEmpty ? (table.position(tr) ?? .zero) : recent.reduce(Vec2.zero) { $0 + $1.position } / Double(recent.count)
+        }
+        return Pose(position: points.reduce(Vec2.zero, +) / Double(max(points.count, 1)), angle: 0)
+    }
+
     /// A definition from exactly three free traces now on the surface (thesis 3.6.3).
-    func define(id: TangibleID, name: String, kind: TangibleDefinition.Kind, address: String?, profile: PercProfile?) throws -> TangibleDefinition {
-        try engine.defineTangible(fromTraces: freeTraceIDs, id: id, name: name, kind: kind, address: address, profile: profile)
+    func define(id: TangibleID, name: String, kind: TangibleDefinition.Kind, address: String?, profile: PercProfile?,
+                traces: [TraceID]? = nil) throws -> TangibleDefinition {
+        try engine.defineTangible(fromTraces: traces ?? freeTraceIDs, id: id, name: name, kind: kind, address: address, profile: profile)
     }
 
     enum CalibrationError: Error, CustomStringConvertible {
@@ -90,6 +117,20 @@ struct EngineCore {
         guard core.scheduler.startCalibration(CalibrationRequest(tangible: id, pose: pose, footprint: d.footprint), at: lastTime) else {
             throw CalibrationError.alreadyRunning(id)
         }
+    }
+
+    /// Starts the offset search for a tangible whose pose is known without recognition:
+    /// one just defined from its traces lies at its markers' centroid with angle 0.
+    mutating func startCalibration(of id: TangibleID, at pose: Pose) throws {
+        guard let d = engine.definitions.first(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
+        guard core.scheduler.startCalibration(CalibrationRequest(tangible: id, pose: pose, footprint: d.footprint), at: lastTime) else {
+            throw CalibrationError.alreadyRunning(id)
+        }
+    }
+
+    /// Stops a running offset search (its `cancelled` result comes with the next frame).
+    mutating func cancelCalibration(of id: TangibleID) {
+        core.scheduler.cancelCalibration(tangible: id, at: lastTime)
     }
 
     mutating func takeCalibrations() -> [CalibrationResult] {

@@ -14,6 +14,11 @@ final class Pipeline {
     private var lastStates: [TangibleID: TangibleSnapshot] = [:]
     /// Called for each tangible whose state or provenance changed (D-Bus signal).
     var onStateChange: ((TangibleSnapshot) -> Void)?
+    /// Called after each frame, lock held, with the calibration results of that frame
+    /// (the control API's waiting calls look here). Must be quick and never wait.
+    var afterFrame: ((FrameView) -> Void)?
+    /// Called after each step, before the outputs (diagnostics; a light test may replace the overlay).
+    var afterStep: ((Frame, EngineCore, inout FrameResult) -> Void)?
 
     init(core: EngineCore, outputs: [any FrameOutput], metrics: ServiceMetrics, logger: Logger) {
         self.core = core; self.outputs = outputs; self.metrics = metrics; self.logger = logger
@@ -26,7 +31,8 @@ final class Pipeline {
     @discardableResult
     func process(_ frame: Frame, clock: () -> Seconds = MonotonicClock.now) -> FrameResult {
         let started = clock()
-        let result = core.step(frame)
+        var result = core.step(frame)
+        afterStep?(frame, core, &result)
         metrics.stepTime.recordNanoseconds(Int64((clock() - started) * 1e9))
         metrics.frames.increment()
         let notifications = frame.sensorEvents.filter { $0.kind != .link }.count
@@ -57,6 +63,8 @@ final class Pipeline {
         }
         for output in outputs { output.publish(result) }
         lastResult = result
+        let calibrations = core.takeCalibrations()
+        afterFrame?(FrameView(pipeline: self, calibrations: calibrations))
         return result
     }
 }

@@ -1,26 +1,55 @@
-// `serve`'s frame loop and housekeeping: frame clock ticks, inputs, SIGHUP reload, sd_notify.
+// `serve`'s frame loop and housekeeping: frame clock ticks, inputs, BlueZ links, SIGHUP reload, sd_notify.
 import Foundation
 import Logging
 import MTKTangibles
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// Runs the frame clock (its ticker thread cuts frames into the pipeline), the input
-/// sources, the systemd watchdog and status, and reloads the registry on SIGHUP.
+/// sources, the PERC links, the systemd watchdog and status, and reloads the registry on
+/// SIGHUP.
 final class ServeLoop: Service {
     private let parts: ServiceParts
     private let inputs: [any InputSource]
     private let store: RegistryStore
+    let links: ServiceLinks
+    private let recording: ServeRecording?
     private let logger: Logger
+    /// Registry changes wait here for the next frame boundary, so the engine switches
+    /// definitions between two frames, exactly where a recording says it did.
+    private let pendingDefinitions = Mutex<(definitions: [TangibleDefinition], then: @Sendable () -> Void)?>(nil)
 
-    init(parts: ServiceParts, inputs: [any InputSource], store: RegistryStore, logger: Logger) {
-        self.parts = parts; self.inputs = inputs; self.store = store; self.logger = logger
+    init(parts: ServiceParts, inputs: [any InputSource], store: RegistryStore, links: ServiceLinks,
+         recording: ServeRecording?, logger: Logger) {
+        self.parts = parts; self.inputs = inputs; self.store = store; self.links = links
+        self.recording = recording; self.logger = logger
     }
 
     func run() async throws {
         let pipeline = parts.pipeline
-        parts.clock.start { frame in _ = pipeline.withPipeline { $0.process(frame) } }
-        defer { parts.clock.stop() }
+        let recording = recording
+        let hub = parts.hub
+        links.observeRegistry { [self] registry, thenFollow in
+            pendingDefinitions.withLock { $0 = (registry.tangibles, thenFollow) }
+            hub.updateTangibles(registry.tangibles)
+        }
+        parts.clock.start { [self] frame in
+            let pending = pendingDefinitions.withLock { p in defer { p = nil }; return p }
+            pipeline.withPipeline { p in
+                let result = p.process(frame)
+                recording?.recordResult(of: p, frame: frame, result: result)
+                if let pending {
+                    p.setDefinitions(pending.definitions)
+                    recording?.record(definitions: pending.definitions)
+                }
+            }
+            pending?.then()
+        }
+        defer {
+            parts.clock.stop()
+            recording?.close()
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for source in inputs {
                 let clock = parts.clock
@@ -31,6 +60,7 @@ final class ServeLoop: Service {
                     }
                 }
             }
+            group.addTask { [links, parts] in await links.run(clock: parts.clock, metrics: parts.metrics) }
             group.addTask { [self] in await self.reloadOnHangup() }
             group.addTask { [self] in await self.notifySystemd() }
             SDNotify.ready(status: status())
@@ -43,7 +73,9 @@ final class ServeLoop: Service {
 
     private func status() -> String {
         let tangibles = parts.pipeline.withPipeline { $0.lastResult?.snapshot.tangibles.filter(\.isOnSurface).count ?? 0 }
-        return "\(inputs.count) inputs, \(parts.hub.clientCount) apps, \(tangibles) tangibles on the surface"
+        let statuses = links.statuses()
+        let up = statuses.values.filter(\.isConnected).count
+        return "\(inputs.count) inputs, \(up)/\(statuses.count) PERC links up, \(parts.hub.clientCount) apps, \(tangibles) tangibles on the surface"
     }
 
     private func reloadOnHangup() async {
@@ -51,8 +83,7 @@ final class ServeLoop: Service {
             SDNotify.reloading()
             do {
                 let registry = try store.load()
-                parts.pipeline.withPipeline { $0.setDefinitions(registry.tangibles) }
-                parts.hub.updateTangibles(registry.tangibles)
+                links.registryChanged(registry)
                 logger.notice("reloaded the tangible registry", metadata: ["tangibles": "\(registry.tangibles.count)"])
             } catch {
                 logger.error("reload failed, keeping the old registry: \(error)")

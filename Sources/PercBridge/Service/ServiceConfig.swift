@@ -56,8 +56,17 @@ struct ServiceConfig: Hashable, Sendable {
     }
 
     struct Bluetooth: Hashable, Sendable {
+        /// false: no BlueZ links at all (touches and PUCs only).
         var enabled = true
+        /// Where bluetoothd is: `system` (real hardware), `session`, or a D-Bus address
+        /// (`unix:path=...`, e.g. the BlueZ emulator's private bus).
+        var bus = "system"
+        /// The adapter PERCs are expected on; "any" accepts whichever adapter BlueZ has.
         var adapter = "hci0"
+        /// Subscribe through AcquireNotify (a socket) first; false: StartNotify signals only.
+        var acquireNotify = true
+        /// The longest pause between reconnect attempts of one PERC.
+        var maxBackoffS = 30.0
     }
 
     struct Recognition: Hashable, Sendable {

@@ -9,7 +9,9 @@ final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     let frames: CoreMetrics.Counter
     let stepTime: CoreMetrics.Timer
+    /// PERC links connected now, and PERC links the registry asks for.
     let links: CoreMetrics.Gauge
+    let linksRegistered: CoreMetrics.Gauge
     let notifications: CoreMetrics.Counter
     let lostNotifications: CoreMetrics.Counter
     let checksConfirmed: CoreMetrics.Counter
@@ -30,6 +32,7 @@ final class ServiceMetrics: Sendable {
         frames = Counter(label: "percbridge_frames_total", factory: factory)
         stepTime = Timer(label: "percbridge_step_seconds", factory: factory)
         links = Gauge(label: "percbridge_links_connected", factory: factory)
+        linksRegistered = Gauge(label: "percbridge_links_registered", factory: factory)
         notifications = Counter(label: "percbridge_notifications_total", factory: factory)
         lostNotifications = Counter(label: "percbridge_notifications_lost_total", factory: factory)
         checksConfirmed = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "confirmed")], factory: factory)
@@ -44,6 +47,7 @@ final class ServiceMetrics: Sendable {
         for c in [frames, notifications, lostNotifications, checksConfirmed, checksRejected, checksInconclusive,
                   recognitions, appFramesDropped, tuioPackets, inputErrors] { c.increment(by: 0) }
         links.record(0)
+        linksRegistered.record(0)
         appClients.record(0)
     }
 

@@ -21,13 +21,16 @@ struct ServiceParts: Sendable {
     /// - Parameters:
     ///   - timeline: the service clock (monotonic seconds for `serve`, simulated time for `demo`).
     ///   - onHTTPPort: called with the bound HTTP port once the web server listens.
+    ///   - recorder: writes every input and frame tick the frame clock sees (`serve --record`).
     static func make(config: ServiceConfig, definitions: [TangibleDefinition], surface: Vec2,
                      timeline: @escaping @Sendable () -> Seconds, acceptPresented: Bool, logger: Logger,
+                     recorder: Recorder? = nil,
                      actuate: @escaping @Sendable (TangibleID, ActuationRequest) -> AppProtocolError?,
                      onHTTPPort: @escaping @Sendable (Int) async -> Void) async throws -> ServiceParts {
         let metrics = ServiceMetrics()
         let clock = FrameClock(mode: config.clock.followPresented && acceptPresented
-                               ? .followPresented(fallbackHz: config.clock.rateHz) : .fixedRate(hz: config.clock.rateHz))
+                               ? .followPresented(fallbackHz: config.clock.rateHz) : .fixedRate(hz: config.clock.rateHz),
+                               recorder: recorder)
         let hub = AppHub(context: .init(service: "percbridge 0.1.0",
                                         surface: .init(name: config.surface.name, width_mm: surface.x, height_mm: surface.y),
                                         frameRateHz: config.clock.rateHz, acceptsContacts: config.http.acceptContacts),
@@ -46,10 +49,13 @@ struct ServiceParts: Sendable {
         }
         let core = EngineCore(definitions: definitions, engine: config.engineConfig, lightChecks: config.lightCheckConfig)
         let pipeline = PipelineHandle(Pipeline(core: core, outputs: outputs, metrics: metrics, logger: logger))
+        let diagnostics = LiveDiagnostics(definitions: definitions, settings: DiagnoseSettings(config: config), source: "live service",
+                                          metrics: DiagnosticsMetrics(registry: metrics.registry))
+        pipeline.withPipeline { $0.attach(diagnostics) }
         var web: (any Service)?
         if config.http.enabled {
             web = WebServer.make(bind: config.http.bind, token: config.http.token, hub: hub, metrics: metrics,
-                                 logger: logger, onRunning: onHTTPPort)
+                                 logger: logger, diagnostics: diagnostics, onRunning: onHTTPPort)
         }
         return ServiceParts(config: config, metrics: metrics, clock: clock, hub: hub, router: router,
                             pipeline: pipeline, tuio: tuio, web: web)

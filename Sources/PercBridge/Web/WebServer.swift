@@ -14,6 +14,7 @@ enum WebServer {
     static let maxFrameBytes = 1 << 20
 
     static func make(bind: HostPort, token: String, hub: AppHub, metrics: ServiceMetrics, logger: Logger,
+                     diagnostics: LiveDiagnostics? = nil,
                      onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let access = AccessToken(token: token)
         let router = Router()
@@ -28,6 +29,7 @@ enum WebServer {
         }
         router.get("/metrics") { _, _ in
             metrics.appClients.record(hub.clientCount)
+            _ = diagnostics?.report()  // sets the diagnosis gauges
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
@@ -35,6 +37,7 @@ enum WebServer {
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: hub.latestFrame ?? "{}")))
         }
+        if let diagnostics { DiagnosticsRoutes.register(on: router, diagnostics) }
 
         let wsRouter = Router(context: BasicWebSocketRequestContext.self)
         wsRouter.ws("/ws") { request, _ in

@@ -35,26 +35,26 @@ import Testing
 
     @Test func pairSucceedsAndExplainsFailures() async throws {
         let bed = try await BlueZTestbed()
-        let ok = try CLI.run(["pair", BlueZTestbed.v1, "--bus", bed.address, "--json"])
+        let ok = try CLI.run(["pair", "--direct", BlueZTestbed.v1, "--bus", bed.address, "--json"])
         #expect(ok.status == 0, "\(ok.stderr)")
         let outcome = jsonLines(ok.stdout).first
         #expect(outcome?["ok"] as? Bool == true)
         #expect(outcome?["profile"] as? String == "perc-v1")
 
-        let phone = try CLI.run(["pair", BlueZTestbed.phone, "--bus", bed.address])
+        let phone = try CLI.run(["pair", "--direct", BlueZTestbed.phone, "--bus", bed.address])
         #expect(phone.status == 1)
         #expect(phone.stderr.contains("is not a PERC"))
 
-        let missing = try CLI.run(["pair", "C0:FF:EE:00:00:55", "--bus", bed.address, "--timeout", "1", "--json"])
+        let missing = try CLI.run(["pair", "--direct", "C0:FF:EE:00:00:55", "--bus", bed.address, "--timeout", "1", "--json"])
         #expect(missing.status == 1)
         #expect(jsonLines(missing.stdout).first?["error"] as? String == "not-found")
 
         try await bed.control.setPairMode(BlueZTestbed.mtk, "error:org.bluez.Error.AuthenticationRejected")
-        let refused = try CLI.run(["pair", BlueZTestbed.mtk, "--bus", bed.address])
+        let refused = try CLI.run(["pair", "--direct", BlueZTestbed.mtk, "--bus", bed.address])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("org.bluez.Error.AuthenticationRejected"))
 
-        let bad = try CLI.run(["pair", "not-an-address", "--bus", bed.address])
+        let bad = try CLI.run(["pair", "--direct", "not-an-address", "--bus", bed.address])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("AA:BB:CC:DD:EE:FF"))
     }

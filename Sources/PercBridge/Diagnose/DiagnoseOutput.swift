@@ -1,0 +1,6 @@
+// What `percbridge diagnose --json` prints: the report and the suggested settings.
+
+struct DiagnoseOutput: Codable {
+    var report: DiagnoseReport
+    var suggestions: [SettingSuggestion]
+}

@@ -1,0 +1,123 @@
+// What `percbridge diagnose` reports: per-tangible figures of link, field sensor, light sensor, recognition.
+import MTKTangibles
+
+/// The whole diagnosis of one recording or live session (encoded as `--json` and served at
+/// `/diagnostics`). Times in the figures are milliseconds or seconds as their names say.
+public struct DiagnoseReport: Codable, Hashable, Sendable {
+    public static let formatVersion = 1
+    public var version = DiagnoseReport.formatVersion
+    /// Where the data came from (`recording FILE` or `live http://HOST:PORT`).
+    public var source: String
+    /// Seconds of data analysed (first to last frame).
+    public var duration: Double
+    public var frames: Int
+    /// Recording lines that could not be read (skipped), if from a recording.
+    public var badLines: Int
+    public var tangibles: [TangibleDiagnosis]
+}
+
+/// Every figure of issue 7 for one tangible.
+public struct TangibleDiagnosis: Codable, Hashable, Sendable {
+    public var id: TangibleID
+    public var name: String
+    public var kind: TangibleDefinition.Kind
+    public var profile: PercProfile?
+    public var link: LinkFigures
+    public var field: FieldFigures
+    public var light: LightFigures
+    public var recognition: RecognitionFigures
+}
+
+public struct LinkFigures: Codable, Hashable, Sendable {
+    public var connects = 0
+    public var disconnects = 0
+    /// Connects after a disconnect.
+    public var reconnects = 0
+    /// Seconds the link was up.
+    public var connectedSeconds = 0.0
+    /// Sensor notifications received (field, light, battery, heartbeat).
+    public var notifications = 0
+    public var notificationsPerSecond: Double?
+    /// Missing sequence numbers (PERC GATT v1 only; nil when the profile has none).
+    public var lost: Int?
+    /// lost / (received + lost).
+    public var lossRate: Double?
+    /// Repeated or out-of-order sequence numbers (ignored for loss).
+    public var outOfOrder = 0
+    /// Notification delay above the fastest one seen, from device time (PERC GATT v1).
+    public var latencyAboveFastest: LatencyFigures?
+    /// Device clock drift against the service clock, parts per million.
+    public var clockDriftPPM: Double?
+    /// Why latency/loss are absent (e.g. the MTK serial profile has no device time).
+    public var note: String?
+    /// RSSI is not part of the sensor stream a recording holds.
+    public var rssi: Int?
+    public var batteryLast: Int?
+    public var batteryMin: Int?
+}
+
+public struct FieldFigures: Codable, Hashable, Sendable {
+    public var onCount = 0
+    public var offCount = 0
+    /// Marker trace begin minus field-on notification arrival, per marker trace (ms).
+    public var onsetOffsetsMs = SignedDistribution()
+    /// Share of marker traces that began inside ± the configured window.
+    public var insideConfiguredWindow: Double?
+    public var configuredWindowMs: Double
+    /// The window these onsets suggest for this surface (ms), nil with too little evidence.
+    public var suggestedWindowMs: Double?
+}
+
+public struct LightFigures: Codable, Hashable, Sendable {
+    /// Light-check outcomes (all kinds) and the stationary ones among them.
+    public var checks = 0
+    public var confirmed = 0
+    public var rejected = 0
+    public var inconclusive = 0
+    public var stationaryChecks = 0
+    /// Colour changes shown under the sensor's known position (pose confirmed or kept).
+    public var exposures = 0
+    public var answered = 0
+    /// Exposures held at least `missHoldMs` without an answer within `answerWaitMs`.
+    public var misses = 0
+    /// Exposures withdrawn sooner than the hold time without an answer (not counted either way).
+    public var cutShort = 0
+    /// Unanswered exposures during which sequence numbers show lost notifications: the
+    /// answer may have been sent and lost, so they are not counted as misses.
+    public var lostOnLink = 0
+    public var missRate: Double?
+    /// Presentation → light notification arrival, HdrHistogram-derived.
+    public var responseLatency: LatencyFigures?
+    /// Light changes no check, placement or scene change explains.
+    public var spontaneousFlips = 0
+    /// Hours in which a spontaneous flip would have been noticed (link up, no activity).
+    public var quietHours = 0.0
+    public var flipsPerHour: Double?
+    /// When each spontaneous flip happened (seconds since the start), for the time line.
+    public var flipTimes: [Double] = []
+    public var missTimes: [Double] = []
+}
+
+public struct RecognitionFigures: Codable, Hashable, Sendable {
+    public var recognitions = 0
+    /// Field-on → tracked (ms).
+    public var timeToRecogniseMs = SignedDistribution()
+    public var guesses = 0
+    public var guessesStood = 0
+    public var guessesOverturned = 0
+    /// Traces dropped by the deformation check (incl. ghost touches).
+    public var deformationDrops = 0
+    public var ghostTouchDrops = 0
+    public var restingSeconds = 0.0
+    public var stationaryCheckFailures = 0
+    /// Three failed stationary checks in a row sent it back to searching.
+    public var restingLost = 0
+    /// State intervals for the time line: state name and [from, to] seconds since the start.
+    public var timeline: [StateSpan] = []
+}
+
+public struct StateSpan: Codable, Hashable, Sendable {
+    public var state: String
+    public var from: Double
+    public var to: Double
+}

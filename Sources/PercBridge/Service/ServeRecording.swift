@@ -1,0 +1,39 @@
+// `serve --record FILE`: a live run's inputs, frame ticks, registry changes and result digests.
+import Foundation
+import LightCheck
+import MTKTangibles
+
+/// The frame clock writes every contact update, sensor event, presented report and frame
+/// tick through `recorder` (in the order it sees them). This adds what only the service
+/// knows: the definitions in effect (at start and after each registry change, between the
+/// frames where the engine switched) and each frame's result digest, so `percbridge replay`
+/// reproduces the run and compares every frame.
+final class ServeRecording: Sendable {
+    let recorder: Recorder
+
+    /// - Throws: `RecordingError` when the file cannot be created (its message says what to do).
+    init(path: String, config: ServiceConfig, surface: Vec2, sources: [String], definitions: [TangibleDefinition]) throws {
+        let header = RecordingHeader(writer: "percbridge 0.1.0 serve", surface: surface,
+                                     clock: config.clock.followPresented ? "follow-presented" : "fixed",
+                                     rateHz: config.clock.rateHz, sources: sources)
+        recorder = try Recorder(path: path, header: header)
+        recorder.record(definitions: definitions)
+    }
+
+    /// Replay steps with the default recognition and light-check settings; with others the
+    /// digests cannot match (the recording does not carry them).
+    static func replayMatches(_ config: ServiceConfig) -> Bool {
+        config.engineConfig == EngineConfig() && config.lightCheckConfig == LightCheckConfig()
+    }
+
+    /// After `pipeline` processed `frame`: the digest `percbridge replay` computes for it.
+    func recordResult(of pipeline: Pipeline, frame: Frame, result: FrameResult) {
+        guard let output = pipeline.core.lastOutput else { return }
+        let step = ReplayStep(frame: frame.number, engine: output, overlay: pipeline.core.scheduler.overlay, outcomes: result.outcomes)
+        recorder.record(result: step.digest, frame: frame.number)
+    }
+
+    func record(definitions: [TangibleDefinition]) { recorder.record(definitions: definitions) }
+
+    func close() { recorder.close() }
+}

@@ -1,0 +1,91 @@
+// The control API of `percbridge serve` with BlueZ links on the emulator: pair, list, status, forget.
+import Foundation
+import MTKTangibles
+import Testing
+@testable import PercBridge
+
+@Suite(.serialized) struct ServeControlTests {
+    @Test func servePairsListsAndForgetsThroughTheBlueZEmulator() async throws {
+        let bed = try await BlueZTestbed()
+        defer { bed.stop() }
+        let tmp = try TempDir("pb-serve-control")
+        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: bed.address),
+                                     arguments: ["--control-bus", bed.address])
+        let found = await eventually(30) { (try? await bed.session.connection.nameOwner(of: ControlAPI.busName)) != nil }
+        try #require(found, "serve did not offer its control API: \(serve.log)")
+        let bus = bed.address
+        func cli(_ args: [String]) async throws -> CLI.Result { try await offPool { try CLI.run(args + ["--bus", bus]) } }
+
+        #expect(await serve.waitForLog("BlueZ on the bus", seconds: 30), "\(serve.log)")
+        let pair = try await cli(["pair", BlueZTestbed.v1, "--name", "PERC one"])
+        #expect(pair.status == 0, "\(pair.stderr)\n\(serve.log)")
+        #expect(pair.stdout.contains("Paired \(BlueZTestbed.v1) (PERC one, perc-v1) as tangible 1"), "\(pair.stdout)")
+        let phone = try await cli(["pair", BlueZTestbed.phone])
+        #expect(phone.status == 1)
+        #expect(phone.stderr.contains("is not a PERC"), "\(phone.stderr)")
+
+        let connected = await eventually(20) {
+            let l = try? await offPool { try CLI.run(["list", "--json", "--bus", bus]) }
+            let rows = (l.flatMap { jsonObject($0.stdout) } as? [[String: Any]]) ?? []
+            return rows.first { $0["address"] as? String == BlueZTestbed.v1 }?["link"] as? String == "connected"
+        }
+        #expect(connected, "the paired PERC's link came up: \(serve.log)")
+        let status = try await cli(["status"])
+        #expect(status.stdout.contains("(serve)"))
+        #expect(status.stdout.contains("\(BlueZTestbed.v1)  PERC one"), "\(status.stdout)")
+
+        // No touch input: nothing to define from.
+        let define = try await cli(["define", "Puck", "--kind", "puc"])
+        #expect(define.status == 1)
+        #expect(define.stderr.contains("no three still traces on the surface"))
+
+        let forget = try await cli(["forget", "PERC one"])
+        #expect(forget.status == 0, "\(forget.stderr)")
+        #expect(try RegistryStore(path: tmp.path("tangibles.json")).load().tangibles.isEmpty)
+        let list = try await cli(["list"])
+        #expect(list.stdout.contains("No tangibles defined yet"))
+        #expect(try await serve.terminate() == 0)
+    }
+
+    /// Define through serve: the registry change goes through ServiceLinks and reaches the
+    /// engine between two frames, where `--record` notes it, so the run still replays exactly.
+    @Test func serveDefinesAPucFromTouchesAndTheRunStillReplays() async throws {
+        let tmp = try TempDir("pb-serve-define")
+        var touches = EvemuScript(surface: Vec2(800, 500))
+        touches.down(at: 0.3, [(0, 1, Vec2(400, 250)), (1, 2, Vec2(445, 250)), (2, 3, Vec2(415, 275))])
+        try touches.text.write(toFile: tmp.path("touches.events"), atomically: true, encoding: .utf8)
+        let recording = tmp.path("run.jsonl")
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: bus.address,
+                                                          touches: tmp.path("touches.events")),
+                                     arguments: ["--record", recording, "--control-bus", bus.address])
+        let client = try DBusConnection(bus: .address(bus.address))
+        defer { client.close() }
+        let found = await eventually(30) { (try? await client.nameOwner(of: ControlAPI.busName)) != nil }
+        try #require(found, "serve did not offer its control API: \(serve.log)")
+        let address = bus.address
+
+        let define = try await offPool { try CLI.run(["define", "Puck", "--kind", "puc", "--json", "--bus", address]) }
+        #expect(define.status == 0, "\(define.stderr)\n\(serve.log)")
+        let d = jsonObject(define.stdout) as? [String: Any]
+        #expect(d?["id"] as? Int == 1)
+        #expect((d?["markers"] as? [[Double]])?.count == 3)
+        let recognised = await eventually(10) {
+            let l = try? await offPool { try CLI.run(["list", "--json", "--bus", address]) }
+            let rows = (l.flatMap { jsonObject($0.stdout) } as? [[String: Any]]) ?? []
+            guard let puck = rows.first(where: { $0["name"] as? String == "Puck" }), puck["state"] as? String == "recognized",
+                  let x = puck["x"] as? Double, let y = puck["y"] as? Double else { return false }
+            return Vec2(x, y).distance(to: Vec2(420, 258.33)) < 1
+        }
+        #expect(recognised, "the new PUC is recognised at its markers' centroid")
+        #expect(try await serve.terminate() == 0, "\(serve.log)")
+
+        let replay = try await offPool { try CLI.run(["replay", recording, "--json"]) }
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
+        let frames = report["frames"] as? Int ?? 0
+        #expect(frames > 20 && report["compared"] as? Int == frames, "every live frame's result was compared: \(report)")
+        #expect((report["mismatches"] as? [Any])?.isEmpty == true, "\(report["mismatches"] ?? "")")
+    }
+}
