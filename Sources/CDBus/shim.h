@@ -8,4 +8,6 @@
 #include <systemd/sd-device.h>
 // The D-Bus event loop wakes its poll() through an eventfd.
 #include <sys/eventfd.h>
+// The AcquireNotify socket reader waits in epoll (Glibc's Swift module does not export it).
+#include <sys/epoll.h>
 #endif

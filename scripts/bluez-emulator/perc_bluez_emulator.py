@@ -115,6 +115,7 @@ class Emulator:
         self.unplugged = {}  # adapter name -> [device specs]
         self.agent = None  # (sender, path) of the default agent
         self.watched = set()
+        self.send_costs = []  # µs from device-time stamp to send() returned, since the last StartStreamAll
 
     def watch_client(self, sender):
         """Drops a client's notify sessions and agent when it leaves the bus (as BlueZ does)."""
@@ -605,7 +606,12 @@ class PercDevice:
         if self.profile == "perc-v1":
             data = self.v1_value(1, self.light, False)
             self.seq = (self.seq + 1) & 0xFFFF
-            return self.send(data)
+            ok = self.send(data)
+            if ok:
+                # Our own share of the measured latency: device-time stamp → send() returned.
+                stamp = int.from_bytes(data[3:7], "little")
+                self.emulator.send_costs.append(((monotonic_us() & 0xFFFFFFFF) - stamp) & 0xFFFFFFFF)
+            return ok
         return self.send(f"[3:0:{self.light}]".encode())
 
     def start_stream(self, rate, count):
@@ -761,9 +767,31 @@ class Control(dbus.service.Object):
 
     @dbus.service.method(CONTROL_IFACE, in_signature="du", out_signature="")
     def StartStreamAll(self, rate, count):
+        """Every PERC streams, all in step (one burst of notifications per period)."""
+        self.em.send_costs = []
         for dev in self.em.devices.values():
             if dev.profile != "none":
                 dev.start_stream(float(rate), int(count))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="du", out_signature="")
+    def StartStreamAllStaggered(self, rate, count):
+        """Every PERC streams, their phases spread evenly over one period (ms steps), as a radio
+        that serves one link's connection event at a time delivers them."""
+        self.em.send_costs = []
+        devs = [d for d in self.em.devices.values() if d.profile != "none"]
+        period_ms = 1000.0 / float(rate)
+        for i, dev in enumerate(devs):
+            offset = int(round(i * period_ms / max(1, len(devs))))
+            if offset == 0:
+                dev.start_stream(float(rate), int(count))
+            else:
+                GLib.timeout_add(offset, lambda dev=dev: dev.start_stream(float(rate), int(count)) and False)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="", out_signature="au")
+    def SendCosts(self):
+        """µs from each PERC v1 notification's device-time stamp to its send() returning, since
+        the last StartStreamAll*: the emulator's own share of the measured latency."""
+        return dbus.Array(self.em.send_costs, signature="u")
 
     @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="")
     def StopStream(self, address):

@@ -28,6 +28,14 @@ struct BlueZEmulatorControl: Sendable {
         try await call("StartStream", [.string(address), .double(rate), .uint32(count)])
     }
     func startStreamAll(rate: Double, count: UInt32) async throws { try await call("StartStreamAll", [.double(rate), .uint32(count)]) }
+    /// Like `startStreamAll`, with the PERCs' phases spread over one period instead of in step.
+    func startStreamAllStaggered(rate: Double, count: UInt32) async throws {
+        try await call("StartStreamAllStaggered", [.double(rate), .uint32(count)])
+    }
+    /// µs from each v1 notification's stamp to the emulator's send() returning, since the last stream start.
+    func sendCosts() async throws -> [UInt32] {
+        try await call("SendCosts").arguments.first?.array?.compactMap { $0.int.map { UInt32(clamping: $0) } } ?? []
+    }
     func stopStream(_ address: String) async throws { try await call("StopStream", [.string(address)]) }
 
     @discardableResult

@@ -12,8 +12,17 @@ import Synchronization
 /// bluetoothd leaves the bus the mirror empties; when it returns, a new snapshot is taken.
 ///
 /// Listeners and waiters run on the D-Bus connection's event loop thread: they must be quick.
+///
+/// GATT notifications (StartNotify path: a PropertiesChanged of `GattCharacteristic1` that
+/// changes only `Value`) are the hot path — 1000/s for 10 PERCs at 100 Hz. They update the
+/// mirror and go straight to the one value sink registered for that characteristic
+/// (`onValue`), looked up by path; listeners and waiters are not run for them (nothing in
+/// the tree they watch changed), so a notification costs one dictionary lookup, not a
+/// round of every PERC's wait predicates.
 final class BlueZMirror: Sendable {
     typealias Listener = @Sendable (BlueZChange) -> Void
+    /// A characteristic's new value and its arrival (CLOCK_MONOTONIC seconds).
+    typealias ValueSink = @Sendable ([UInt8], Double) -> Void
 
     let connection: DBusConnection
     let logger: Logger
@@ -23,6 +32,7 @@ final class BlueZMirror: Sendable {
         var owner: String?
         var listeners: [Int: Listener] = [:]
         var nextListener = 1
+        var valueSinks: [DBusObjectPath: (id: Int, sink: ValueSink)] = [:]
         var subscriptions: [DBusSignalSubscription] = []
         var generation = 0
         /// Grows with every snapshot and every adapter that appears: waiters that back off
@@ -160,6 +170,25 @@ final class BlueZMirror: Sendable {
         _ = state.withLock { $0.listeners.removeValue(forKey: id) }
     }
 
+    /// Sends every notification of `characteristic` (a Value-only PropertiesChanged) to
+    /// `sink`, on the event loop thread; replaces an earlier sink of that characteristic.
+    /// Returns an id for `removeValueSink`.
+    func onValue(of characteristic: DBusObjectPath, _ sink: @escaping ValueSink) -> Int {
+        state.withLock { s in
+            let id = s.nextListener
+            s.nextListener += 1
+            s.valueSinks[characteristic] = (id, sink)
+            return id
+        }
+    }
+
+    /// Removes the sink `id` (a newer sink of the same characteristic stays).
+    func removeValueSink(_ id: Int) {
+        state.withLock { s in
+            if let path = s.valueSinks.first(where: { $0.value.id == id })?.key { s.valueSinks[path] = nil }
+        }
+    }
+
     /// Re-runs listeners without a BlueZ change (e.g. a notify socket hung up), so that
     /// waiters can look at conditions that are not in the tree.
     func poke() { notify(.snapshotTaken) }
@@ -206,6 +235,17 @@ final class BlueZMirror: Sendable {
             var invalidated: [String] = []
             if signal.arguments.count > 2 { invalidated = signal.arguments[2].stringArray ?? [] }
             let path = signal.path
+            if interface == BlueZ.gattCharacteristicInterface, invalidated.isEmpty, changed.values.count == 1,
+               let value = changed.values["Value"], let bytes = value.bytes {
+                // A notification: store it and hand it to the characteristic's sink only.
+                let sink = state.withLock { s -> ValueSink? in
+                    guard s.objects[path] != nil else { return nil }
+                    s.objects[path]![interface, default: BlueZ.Properties()].values["Value"] = value
+                    return s.valueSinks[path]?.sink
+                }
+                sink?(bytes, signal.receivedAt)
+                return
+            }
             let known = state.withLock { s -> Bool in
                 guard s.objects[path] != nil else { return false }
                 s.objects[path]![interface, default: BlueZ.Properties()].merge(changed, invalidated: invalidated)

@@ -250,9 +250,9 @@ final class PercLink: Sendable {
             }
         }
         let charPath = notify.path
-        let listener = mirror.addListener { [weak self] change in
-            guard case .propertiesChanged(let p, let interface, let changed, _, let arrival) = change, p == charPath,
-                  interface == BlueZ.gattCharacteristicInterface, let bytes = changed.bytes("Value") else { return }
+        // Notifications come through the mirror's per-characteristic sink, on the D-Bus loop
+        // thread, without passing every link's wait predicates.
+        let listener = mirror.onValue(of: charPath) { [weak self] bytes, arrival in
             self?.deliver(bytes, arrival: arrival)
         }
         do {
@@ -260,7 +260,7 @@ final class PercLink: Sendable {
         } catch let error as DBusError where error.name == BlueZ.ErrorName.inProgress {
             // BlueZ keeps our session across reconnects: already subscribed.
         } catch {
-            mirror.removeListener(listener)
+            mirror.removeValueSink(listener)
             throw error
         }
         state.withLock { $0.path = .startNotify }
@@ -272,7 +272,7 @@ final class PercLink: Sendable {
         case .socket(let token, _):
             NotifySocket.shared.close(token)
         case .signals(let listener, let characteristic):
-            mirror.removeListener(listener)
+            mirror.removeValueSink(listener)
             if mirror.device(path: characteristic.parentDevice)?.connected == true {
                 try? await calls.stopNotify(characteristic)
             }

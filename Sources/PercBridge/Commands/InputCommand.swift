@@ -14,6 +14,7 @@ struct InputCommand: AsyncParsableCommand {
           percbridge input inspect old.events --desc "ELAN CANDO Windows7.desc" --json
           percbridge input inspect touch.yml --surface 476x268      # libinput record file
           percbridge input list
+          percbridge input list --follow --json
           percbridge input watch /dev/input/event5 --idle-timeout 10
         """,
         subcommands: [Inspect.self, List.self, Watch.self]
@@ -51,12 +52,22 @@ struct InputCommand: AsyncParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the touchscreens on this machine (udev: ID_INPUT_TOUCHSCREEN=1).",
-            discussion: "Uses libsystemd's sd-device. Devices udev has not initialised are listed with --uninitialized."
+            discussion: """
+            Uses libsystemd's sd-device. Devices udev has not initialised are listed with --uninitialized.
+            --follow then prints each touchscreen udev reports plugged in or removed (sd-device
+            monitor), one line each (JSON Lines with --json), until Ctrl-C or --duration.
+            """
         )
         @Flag(help: "Also list devices udev has not initialised (containers, umockdev).") var uninitialized = false
         @Flag(help: "Print JSON instead of text.") var json = false
+        @Flag(help: "Instead of listing, print touchscreens as they are plugged in or removed.") var follow = false
+        @Option(help: "With --follow: stop after this many seconds.") var duration: Double?
 
         func run() throws {
+            if follow {
+                try TouchscreenFollower.run(json: json, duration: duration)
+                return
+            }
             let found = try SDDevice.touchscreens(allowUninitialized: uninitialized)
             if json {
                 let e = JSONEncoder(); e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -8,7 +8,8 @@ import Synchronization
 /// Drives one private libdbus connection.
 ///
 /// Threading design:
-/// - **One dedicated thread per connection** runs `run()`: it `poll()`s the connection's
+/// - **One dedicated thread per connection** runs `run()` (an ordinary thread, see the
+///   note there on why not real-time): it `poll()`s the connection's
 ///   socket and an eventfd, lets libdbus read/write without blocking
 ///   (`dbus_connection_read_write(conn, 0)`), then dispatches every queued message through
 ///   one filter (`handle(_:)`). libdbus' own watch/timeout machinery is not used.
@@ -248,6 +249,11 @@ final class DBusEventLoop: @unchecked Sendable {
 
     private func run() {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+        // Deliberately not real-time (unlike NotifySocket): this thread shares libdbus' locks
+        // and I/O path (plain pthread mutexes, no priority inheritance) with ordinary threads
+        // that send. Under SCHED_FIFO, `bench dbus-signals` (sender and receiver in one
+        // process) went from p99 3.8 ms to 255 ms on a loaded machine — most likely this
+        // thread waiting on, or polling for, a preempted sender's lock.
         var fds = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         // Messages that arrived while connecting (e.g. NameAcquired) are already queued.
