@@ -26,6 +26,9 @@ struct BenchLatencyCycler {
             if percRate > 0 { try await control.stopStream(address) }
             if watcher.latest?.present.contains(tangible) == true {
                 out.append(try await transition(k, tangible: tangible, fieldOn: false))
+            } else {
+                // Not in TUIO (still searching): field off all the same, so field on is a change; no sample.
+                try await control.sendV1(address, field: 0, light: 0)
             }
             touches.lift(perc: k)
             try await Task.sleep(for: .milliseconds(30))

@@ -36,7 +36,11 @@ struct BenchPhaseRunner {
 
         let touches = phase.percs + phase.fingers > 0
             ? try await BenchTouchSender.start(port: tuioIn, fingers: phase.fingers, rateHz: rate) : nil
-        if let touches { try await place(addresses, touches: touches, control: control) }
+        if let touches {
+            // Fingers first, older than the 200 ms time window, so they are no PERC's window traces.
+            try await Task.sleep(for: .milliseconds(400))
+            try await place(addresses, touches: touches, control: control)
+        }
         if percRate > 0, !addresses.isEmpty { try await control.startStreamAll(rate: percRate, count: 0) }
         var apps: BenchWSClients?
         if phase.clients > 0 {
