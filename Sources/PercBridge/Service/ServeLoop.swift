@@ -18,7 +18,7 @@ final class ServeLoop: Service {
     private let logger: Logger
     /// Registry changes wait here for the next frame boundary, so the engine switches
     /// definitions between two frames, exactly where a recording says it did.
-    private let pendingDefinitions = Mutex<[TangibleDefinition]?>(nil)
+    private let pendingDefinitions = Mutex<(definitions: [TangibleDefinition], then: @Sendable () -> Void)?>(nil)
 
     init(parts: ServiceParts, inputs: [any InputSource], store: RegistryStore, links: ServiceLinks,
          recording: ServeRecording?, logger: Logger) {
@@ -30,19 +30,21 @@ final class ServeLoop: Service {
         let pipeline = parts.pipeline
         let recording = recording
         let hub = parts.hub
-        links.observeRegistry { [self] registry in
-            pendingDefinitions.withLock { $0 = registry.tangibles }
+        links.observeRegistry { [self] registry, thenFollow in
+            pendingDefinitions.withLock { $0 = (registry.tangibles, thenFollow) }
             hub.updateTangibles(registry.tangibles)
         }
         parts.clock.start { [self] frame in
+            let pending = pendingDefinitions.withLock { p in defer { p = nil }; return p }
             pipeline.withPipeline { p in
                 let result = p.process(frame)
                 recording?.recordResult(of: p, frame: frame, result: result)
-                if let definitions = pendingDefinitions.withLock({ d in defer { d = nil }; return d }) {
-                    p.setDefinitions(definitions)
-                    recording?.record(definitions: definitions)
+                if let pending {
+                    p.setDefinitions(pending.definitions)
+                    recording?.record(definitions: pending.definitions)
                 }
             }
+            pending?.then()
         }
         defer {
             parts.clock.stop()

@@ -30,7 +30,7 @@ final class ServiceLinks: Sendable {
         /// Why the bus could not be reached (nil once it was).
         var busProblem: String?
         var agent: BlueZAgent?
-        var observer: (@Sendable (TangibleRegistry) -> Void)?
+        var observer: RegistryObserver?
         var warnedNoAddress: Set<TangibleID> = []
     }
     let state = Mutex(State())
@@ -45,9 +45,13 @@ final class ServiceLinks: Sendable {
         state.withLock { $0.definitions = definitions }
     }
 
-    /// Called with the new registry after every change made through `updateRegistry` or
-    /// `registryChanged` (the service updates the engine and the apps there).
-    func observeRegistry(_ observer: @escaping @Sendable (TangibleRegistry) -> Void) {
+    /// Gets the new registry after every change made through `updateRegistry` or
+    /// `registryChanged`, and a function to call once the engine has its definitions: only
+    /// then do the links follow, so a new PERC's first link event never reaches the engine
+    /// before the PERC does.
+    typealias RegistryObserver = @Sendable (TangibleRegistry, _ thenFollow: @escaping @Sendable () -> Void) -> Void
+
+    func observeRegistry(_ observer: @escaping RegistryObserver) {
         state.withLock { $0.observer = observer }
     }
 
@@ -65,7 +69,7 @@ final class ServiceLinks: Sendable {
         guard let session = await openSession() else { return }
         state.withLock { $0.session = session; $0.busProblem = nil }
         describe(session)
-        follow(state.withLock { $0.definitions })
+        follow(nil)
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         let tasks = state.withLock { s -> [Task<Void, Never>] in
             defer { s.entries = [:]; s.session = nil }
@@ -92,7 +96,7 @@ final class ServiceLinks: Sendable {
                         cannot reach the \(bus) for BlueZ (\(error)). PERC links are off until it is reachable; \
                         touches and PUCs keep working. Start D-Bus and bluetoothd (systemctl start bluetooth) or set \
                         [bluetooth] bus in the config (docs/configuration.md); retrying every few seconds
-                        """, metadata: ["bus": "\(bus)"])
+                        """, metadata: ["bus": "\(config.bus)"])
                 } else {
                     logger.debug("still cannot reach the \(bus): \(error)")
                 }
@@ -111,7 +115,7 @@ final class ServiceLinks: Sendable {
             logger.warning("""
                 bluetoothd (org.bluez) is not on the \(bus): \(percs) PERC link(s) wait for it. Start it \
                 (systemctl start bluetooth); PERCs connect as soon as it appears
-                """, metadata: ["bus": "\(bus)"])
+                """, metadata: ["bus": "\(config.bus)"])
             return
         }
         let names = mirror.adapters.map { $0.path.rawValue.split(separator: "/").last.map(String.init) ?? $0.path.rawValue }
@@ -124,7 +128,7 @@ final class ServiceLinks: Sendable {
                 """)
         }
         logger.notice("BlueZ on the \(bus): adapters \(names.isEmpty ? "none" : names.joined(separator: ", ")), \(percs) PERC link(s) to keep",
-                      metadata: ["bus": "\(bus)", "adapters": "\(names.joined(separator: ","))"])
+                      metadata: ["bus": "\(config.bus)", "adapters": "\(names.joined(separator: ","))"])
     }
 
     static func wantsLink(_ d: TangibleDefinition) -> Bool { d.kind == .perc && d.address != nil }
@@ -132,21 +136,20 @@ final class ServiceLinks: Sendable {
     // MARK: following the registry
 
     /// The registry changed (SIGHUP reload, pair, forget, define…): the service's observer
-    /// updates the engine and the apps, and the links follow.
+    /// updates the engine and the apps, then the links follow.
     func registryChanged(_ registry: TangibleRegistry) {
-        let observer = state.withLock { $0.observer }
-        observer?(registry)
-        follow(registry.tangibles)
+        guard let observer = state.withLock({ $0.observer }) else { return follow(registry.tangibles) }
+        observer(registry) { [self] in follow(registry.tangibles) }
     }
 
     /// Starts links for new PERCs, stops those of removed ones, restarts those whose
-    /// address, profile or light polarity changed. Returns the stopped links' tasks.
-    @discardableResult
-    func follow(_ definitions: [TangibleDefinition]) -> [Task<Void, Never>] {
+    /// address, profile or light polarity changed (`nil`: the definitions known now).
+    func follow(_ newDefinitions: [TangibleDefinition]?) {
         var noAddress: [TangibleDefinition] = []
         var invalid: [TangibleDefinition] = []
         let (stopped, started, registered, connected) = state.withLock { s -> ([ServiceLinkEntry], [ServiceLinkEntry], Int, Int) in
-            s.definitions = definitions
+            if let newDefinitions { s.definitions = newDefinitions }
+            let definitions = s.definitions
             guard let session = s.session, let clock = s.clock, let metrics = s.metrics else {
                 return ([], [], definitions.filter(Self.wantsLink).count, 0)
             }
@@ -195,7 +198,6 @@ final class ServiceLinks: Sendable {
             logger.info("\(e.name): link started for \(e.key.address)",
                         metadata: ["tangible": "\(e.name)", "tangible_id": "\(e.tangible)", "address": "\(e.key.address)"])
         }
-        return stopped.compactMap(\.task)
     }
 
     private func makeLink(_ d: TangibleDefinition, key: ServiceLinkEntry.Key, session: BlueZSession,

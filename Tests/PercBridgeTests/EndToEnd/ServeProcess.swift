@@ -1,6 +1,8 @@
 // End-to-end support: `percbridge serve` as a child process with its config, log file and ports.
 import Foundation
 import Glibc
+import MTKTangibles
+@testable import PercBridge
 
 /// The real binary, started with a config written into a temp dir; its stderr goes to a
 /// file there (read at any time, never a full pipe). Killed by pid in `deinit` when a test
@@ -11,6 +13,37 @@ final class ServeProcess: @unchecked Sendable {
     let httpPort: Int
     let process = Process()
     let logURL: URL
+
+    /// What a test's config says; everything else keeps its default, and `[http]` binds a
+    /// free loopback port.
+    struct Setup {
+        /// The registry file.
+        var registry: String
+        /// `[bluetooth] bus`; nil: the default (system).
+        var bus: String? = nil
+        var maxBackoffS: Double? = nil
+        /// An evemu recording played as a touch input.
+        var touches: String? = nil
+        /// A TUIO input listening on this loopback port.
+        var tuioListen: Int? = nil
+        /// TUIO output (both versions) to these loopback ports; none: TUIO output off.
+        var tuioTargets: [Int] = []
+
+        var toml: String {
+            var lines = ["[surface]", "width_mm = 800", "height_mm = 500"]
+            if let touches { lines += ["[[input]]", "kind = \"recording\"", "file = \"\(touches)\""] }
+            if let tuioListen { lines += ["[[input]]", "kind = \"tuio\"", "listen = \"127.0.0.1:\(tuioListen)\""] }
+            lines += ["[tuio]"] + (tuioTargets.isEmpty ? ["enabled = false"]
+                : ["targets = [\(tuioTargets.map { "\"127.0.0.1:\($0)\"" }.joined(separator: ", "))]", "version = \"both\""])
+            lines += ["[bluetooth]"] + (bus.map { ["bus = \"\($0)\""] } ?? []) + (maxBackoffS.map { ["max_backoff_s = \($0)"] } ?? [])
+            lines += ["[registry]", "path = \"\(registry)\""]
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    convenience init(dir: URL, _ setup: Setup, arguments: [String] = [], logLevel: String = "info") throws {
+        try self.init(dir: dir, config: setup.toml, arguments: arguments, logLevel: logLevel)
+    }
 
     /// `config` is the TOML body without `[http]` (added with a free port).
     init(dir: URL, config: String, arguments: [String] = [], logLevel: String = "info") throws {
@@ -73,4 +106,19 @@ final class TempDir: Sendable {
     }
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+extension ServeProcess.Setup {
+    /// Writes into `tmp` a registry with the PUC "puc" (a 40 x 25 mm triangle) and the
+    /// standard PERC "red" (the emulator's PERC GATT v1 device), and `touches` as the
+    /// recording input.
+    static func pucAndRed(in tmp: TempDir, touches: EvemuScript, bus: String) throws -> Self {
+        var registry = TangibleRegistry()
+        _ = try registry.add(TangibleDefinition(id: 0, name: "puc", kind: .puc, markers: [Vec2(0, 0), Vec2(40, 0), Vec2(0, 25)],
+                                                footprint: .circle(radius: 30)))
+        _ = try registry.add(.standardPerc(id: 0, name: "red", address: BlueZTestbed.v1))
+        try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
+        try touches.text.write(toFile: tmp.path("touches.events"), atomically: true, encoding: .utf8)
+        return .init(registry: tmp.path("tangibles.json"), bus: bus, touches: tmp.path("touches.events"))
+    }
 }
