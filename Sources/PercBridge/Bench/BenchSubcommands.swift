@@ -8,4 +8,5 @@ let benchSubcommands: [any ParsableCommand.Type] = [
     AccuracyBench.self,
     InputBench.self,
     NotifyBench.self,
+    ServiceBench.self,
 ]

@@ -1,0 +1,81 @@
+// `percbridge bench service`: the whole service as installed — latency emulator → TUIO, fps, CPU and memory under load.
+import ArgumentParser
+import Foundation
+import MTKTangibles
+import NIOCore
+import NIOPosix
+
+struct ServiceBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "service",
+        abstract: "Measure `percbridge serve` end to end: latency, frames per second, CPU and memory.",
+        discussion: """
+        Runs this binary's `serve` as a child process (a temp config and registry) against the
+        BlueZ emulator on a private dbus-daemon, once per phase, each with a fresh emulator:
+          idle       no PERCs, no fingers, no apps (the baseline: what the frame clock costs)
+          load       --percs PERCs placed on the surface (tracked) and notifying at --perc-rate Hz,
+                     --fingers fingers moving, all sent as TUIO at --rate Hz
+          clients    load + --clients WebSocket apps reading every frame
+          stalled    load + --clients apps, one of them connected but never reading
+          latency    load with serve --record; PERCs in turn: field off (the tangible leaves
+                     TUIO), markers lifted and put down, field on (it appears again)
+        Prints frames per second (TUIO frames received), CPU (% of one core, from
+        /proc/<pid>/stat) and RSS of serve, each with the 1-minute load average before→after
+        and the ratio to the idle phase; the apps' frame rate and frame-to-receive latency;
+        and the latency from the emulator's send (the notification's device time) to the TUIO
+        packet arriving at the bench on the same host, split into link (send → serve's
+        arrival), wait for the next frame tick, and tick → TUIO (docs/benchmarks.md).
+
+        Examples:
+          swift build -c release && .build/release/percbridge bench service
+          .build/release/percbridge bench service --percs 2 --fingers 2 --clients 3 --seconds 2
+        Needs scripts/setup (dbus-daemon, .venv with python-dbusmock; or PERCBRIDGE_PYTHON).
+        """
+    )
+
+    @Option(help: "Emulated PERCs (1…\(BenchLayout.maxPercs)).") var percs = 16
+    @Option(help: "Moving fingers sent as TUIO (0…\(BenchLayout.maxFingers)).") var fingers = 20
+    @Option(help: "WebSocket app clients in the client phases (one of them stalled in the last).") var clients = 50
+    @Option(help: "Seconds measured per phase.") var seconds = 10.0
+    @Option(help: "Notifications per second of each PERC while on the surface (0: none).") var percRate = 30.0
+    @Option(help: "Frame clock rate and touch send rate (Hz).") var rate = 120.0
+    @Flag(help: "Also print the figures as one JSON object (last line).") var json = false
+    @Flag(name: .shortAndLong, help: "Print each latency sample (times relative to the bench's send call) to stderr.") var verbose = false
+
+    func validate() throws {
+        guard (1...BenchLayout.maxPercs).contains(percs) else { throw ValidationError("--percs must be 1…\(BenchLayout.maxPercs)") }
+        guard (0...BenchLayout.maxFingers).contains(fingers) else { throw ValidationError("--fingers must be 0…\(BenchLayout.maxFingers)") }
+        guard (2...500).contains(clients) else { throw ValidationError("--clients must be 2…500 (one of them stalls)") }
+        guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
+        guard percRate >= 0, percRate <= 200 else { throw ValidationError("--perc-rate must be in [0, 200] Hz") }
+        guard rate >= 10, rate <= 1000 else { throw ValidationError("--rate must be in [10, 1000] Hz") }
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    func run() async throws {
+        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        print("service bench: \(binary) serve; \(percs) PERCs at \(fmt(percRate, 0)) Hz, \(fingers) fingers at \(fmt(rate, 0)) Hz, "
+              + "\(clients) apps, \(fmt(seconds, 0)) s per phase, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let phases = [
+            BenchPhase(name: "idle", percs: 0, fingers: 0, clients: 0, stalled: false, latency: false),
+            BenchPhase(name: "load", percs: percs, fingers: fingers, clients: 0, stalled: false, latency: false),
+            BenchPhase(name: "clients", percs: percs, fingers: fingers, clients: clients, stalled: false, latency: false),
+            BenchPhase(name: "stalled", percs: percs, fingers: fingers, clients: clients, stalled: true, latency: false),
+            BenchPhase(name: "latency", percs: percs, fingers: fingers, clients: 0, stalled: false, latency: true),
+        ]
+        let watcher = try await BenchTUIOWatcher.start()
+        var results: [BenchPhaseResult] = []
+        for phase in phases {
+            let runner = BenchPhaseRunner(phase: phase, binary: binary, seconds: seconds, rate: rate, percRate: percRate, watcher: watcher,
+                                          verbose: verbose)
+            let r = try await runner.run()
+            results.append(r)
+            print("  \(phase.name): done (load \(r.load))")
+        }
+        await watcher.close()
+        BenchReport(results: results, rate: rate).print(json: json)
+    }
+
+    private func fmt(_ v: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", v) }
+}

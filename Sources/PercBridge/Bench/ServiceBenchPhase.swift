@@ -1,0 +1,55 @@
+// `bench service`: one measured run of `serve` (what it is given, and what was measured).
+import Foundation
+import Histogram
+
+/// What one phase runs: a fresh emulator and a fresh `serve` each time.
+struct BenchPhase: Sendable {
+    var name: String
+    var percs: Int
+    var fingers: Int
+    var clients: Int
+    var stalled: Bool
+    var latency: Bool
+}
+
+/// What one phase measured (all over the measuring window of `seconds`).
+struct BenchPhaseResult: Sendable {
+    var phase: BenchPhase
+    var seconds: Double = 0
+    var loadBefore = 0.0
+    var loadAfter = 0.0
+    var linksUp = 0
+    /// PERCs whose tangible was in serve's TUIO output after placing them.
+    var placed = 0
+    var tuio = BenchTUIOWatcher.Counters()
+    var serveCPU = 0.0
+    var emulatorCPU = 0.0
+    var benchCPU = 0.0
+    var rssStartKiB = 0
+    var rssMaxKiB = 0
+    var rssEndKiB = 0
+    var notificationsPerSecond = 0.0
+    var notificationsLost = 0
+    var framesCounted = 0
+    var appFramesDropped = 0
+    var appClients = 0
+    var touchDatagrams = 0
+    var clients: BenchWSClients.Stats?
+    var latency: BenchLatency.Result?
+    var exitStatus: Int32 = 0
+
+    /// CPU seconds per wall second as % of one core.
+    static func percent(_ cpu: Double, _ seconds: Double) -> Double { seconds > 0 ? cpu / seconds * 100 : 0 }
+    var servePercent: Double { Self.percent(serveCPU, seconds) }
+    var load: String { String(format: "%.1f→%.1f", loadBefore, loadAfter) }
+
+    /// Frames each reading client received per second: (min, median).
+    var clientFPS: (min: Double, median: Double)? {
+        guard let c = clients, !c.framesPerClient.isEmpty, seconds > 0 else { return nil }
+        let readers = phase.clients - (phase.stalled ? 1 : 0)
+        var rates = c.framesPerClient.values.map { Double($0) / seconds }
+        rates += Array(repeating: 0, count: max(0, readers - rates.count))  // a reader that got nothing
+        rates.sort()
+        return (rates[0], rates[rates.count / 2])
+    }
+}

@@ -1,0 +1,113 @@
+// `bench service`: prints the phases' figures as tables (and, with --json, as one JSON object).
+import Foundation
+import Histogram
+
+struct BenchReport {
+    let results: [BenchPhaseResult]
+    let rate: Double
+
+    private func f(_ v: Double, _ d: Int = 1) -> String { String(format: "%.\(d)f", v) }
+    private func ms(_ h: Histogram<UInt64>, _ p: Double) -> String {
+        h.totalCount == 0 ? "-" : f(Double(h.valueAtPercentile(p)) / 1e6, 2)
+    }
+    private func maxMs(_ h: Histogram<UInt64>) -> String { h.totalCount == 0 ? "-" : f(Double(h.maxRecorded) / 1e6, 2) }
+    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+    private func lpad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+
+    private func describe(_ p: BenchPhase) -> String {
+        var parts: [String] = []
+        parts.append("\(p.percs) PERCs, \(p.fingers) fingers")
+        if p.clients > 0 { parts.append(p.stalled ? "\(p.clients) apps (1 stalled)" : "\(p.clients) apps") }
+        if p.latency { parts.append("--record, field cycles") }
+        return "\(p.name): " + parts.joined(separator: ", ")
+    }
+
+    func print(json: Bool) {
+        let idle = results.first { $0.phase.name == "idle" }
+        let idleCPU = idle?.servePercent ?? 0
+        Swift.print("")
+        Swift.print("serve, per phase (figures over the measuring window; load = 1-min load average before→after; 2 cores shared)")
+        Swift.print(pad("phase", 52) + lpad("fps", 7) + lpad("gaps", 6) + lpad("CPU %", 8) + lpad("×idle", 7)
+                    + lpad("RSS MiB start/max/end", 24) + lpad("notif/s", 9) + lpad("lost", 6) + lpad("tangibles", 10)
+                    + lpad("emu CPU %", 10) + lpad("bench CPU %", 12) + "  load")
+        for r in results {
+            let ratio = idleCPU > 0 ? f(r.servePercent / idleCPU) + "x" : "-"
+            let rss = "\(f(Double(r.rssStartKiB) / 1024))/\(f(Double(r.rssMaxKiB) / 1024))/\(f(Double(r.rssEndKiB) / 1024))"
+            Swift.print(pad(describe(r.phase), 52) + lpad(f(r.tuio.fps), 7) + lpad("\(r.tuio.gaps)", 6) + lpad(f(r.servePercent), 8)
+                        + lpad(ratio, 7) + lpad(rss, 24) + lpad(f(r.notificationsPerSecond, 0), 9) + lpad("\(r.notificationsLost)", 6)
+                        + lpad("\(f(r.tuio.meanObjects))/\(r.phase.percs)", 10)
+                        + lpad(f(BenchPhaseResult.percent(r.emulatorCPU, r.seconds)), 10)
+                        + lpad(f(BenchPhaseResult.percent(r.benchCPU, r.seconds)), 12) + "  " + r.load)
+        }
+        Swift.print("fps: TUIO frames received per second (clock \(f(rate, 0)) Hz); gaps: frames missing in the fseq sequence; "
+                    + "tangibles: mean alive in TUIO / placed; lost: notifications lost (sequence gaps) per serve's /metrics.")
+
+        let appPhases = results.filter { $0.clients != nil }
+        if !appPhases.isEmpty {
+            Swift.print("")
+            Swift.print("WebSocket apps (the reading ones): frames received per second per app, and frame tick → received by the app")
+            Swift.print(pad("phase", 10) + lpad("apps", 6) + lpad("fps min", 9) + lpad("fps median", 11) + lpad("p50 ms", 8)
+                        + lpad("p99 ms", 8) + lpad("max ms", 8) + lpad("dropped for slow apps", 23) + lpad("apps at end", 12) + "  load")
+            for r in appPhases {
+                let c = r.clients!
+                let fps = r.clientFPS
+                Swift.print(pad(r.phase.name, 10) + lpad("\(r.phase.clients)", 6) + lpad(fps.map { f($0.min) } ?? "-", 9)
+                            + lpad(fps.map { f($0.median) } ?? "-", 11) + lpad(ms(c.latency, 50), 8) + lpad(ms(c.latency, 99), 8)
+                            + lpad(maxMs(c.latency), 8) + lpad("\(r.appFramesDropped)", 23) + lpad("\(r.appClients)", 12) + "  " + r.load)
+            }
+            Swift.print("dropped: frames the service replaced in a slow app's latest-wins mailbox (percbridge_app_frames_dropped_total).")
+        }
+
+        if let r = results.first(where: { $0.latency != nil }), let l = r.latency {
+            Swift.print("")
+            Swift.print("Latency: emulator's notification send → TUIO packet received by the bench (same host), load \(r.load)")
+            Swift.print(pad("", 34) + lpad("n", 6) + lpad("p50 ms", 8) + lpad("p99 ms", 8) + lpad("max ms", 8))
+            func row(_ name: String, _ h: Histogram<UInt64>) {
+                Swift.print(pad(name, 34) + lpad("\(h.totalCount)", 6) + lpad(ms(h, 50), 8) + lpad(ms(h, 99), 8) + lpad(maxMs(h), 8))
+            }
+            row("total (field on + field off)", l.total)
+            row("  field on → tangible appears", l.fieldOn)
+            row("  field off → tangible leaves", l.fieldOff)
+            row("total excluding the tick wait", l.excludingWait)
+            row("  link: send → serve's arrival", l.link)
+            row("  wait: arrival → frame tick", l.wait)
+            row("  out: frame tick → TUIO received", l.out)
+            Swift.print("transitions sent \(l.requested), not seen in TUIO within 1 s: \(l.notSeenInTUIO), "
+                        + "not found in serve's recording: \(l.notRecorded)")
+        }
+        if json { Swift.print(jsonLine()) }
+    }
+
+    private func jsonLine() -> String {
+        func h(_ x: Histogram<UInt64>) -> [String: Any] {
+            ["n": Int(x.totalCount), "p50_ms": Double(x.valueAtPercentile(50)) / 1e6,
+             "p99_ms": Double(x.valueAtPercentile(99)) / 1e6, "max_ms": Double(x.maxRecorded) / 1e6]
+        }
+        var phases: [[String: Any]] = []
+        for r in results {
+            var p: [String: Any] = [
+                "name": r.phase.name, "percs": r.phase.percs, "fingers": r.phase.fingers, "clients": r.phase.clients,
+                "seconds": r.seconds, "frames": r.tuio.frames, "fps": r.tuio.fps, "tuio_gaps": r.tuio.gaps,
+                "serve_cpu_percent": r.servePercent, "rss_max_kib": r.rssMaxKiB, "rss_end_kib": r.rssEndKiB,
+                "notifications_per_s": r.notificationsPerSecond, "notifications_lost": r.notificationsLost,
+                "links_up": r.linksUp, "placed": r.placed, "mean_tangibles": r.tuio.meanObjects,
+                "load_before": r.loadBefore, "load_after": r.loadAfter, "exit_status": Int(r.exitStatus),
+            ]
+            if let c = r.clients {
+                p["app_frames"] = c.framesPerClient.values.reduce(0, +)
+                p["app_fps_min"] = r.clientFPS?.min ?? 0
+                p["app_latency"] = h(c.latency)
+                p["app_frames_dropped"] = r.appFramesDropped
+                p["apps_upgraded"] = c.upgraded
+            }
+            if let l = r.latency {
+                p["latency"] = ["total": h(l.total), "field_on": h(l.fieldOn), "field_off": h(l.fieldOff),
+                                "excluding_wait": h(l.excludingWait), "link": h(l.link), "wait": h(l.wait), "out": h(l.out),
+                                "requested": l.requested, "lost": l.lost] as [String: Any]
+            }
+            phases.append(p)
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: ["phases": phases], options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
