@@ -61,6 +61,8 @@ public final class JSONInputSource: InputSource {
         case .udp:
             ch = try await DatagramBootstrap(group: group)
                 .channelOption(.socketOption(.so_reuseaddr), value: 1)
+                // Whole datagrams: NIO's default 2 KiB receive buffer would cut large frames short.
+                .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
                 .channelInitializer { [self] channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(DatagramHandler { bytes, sender in

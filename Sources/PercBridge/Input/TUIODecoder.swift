@@ -4,7 +4,10 @@
 // frame commits at fseq. TUIO 2.0: `/tuio2/frm f_id time dim source`, `/tuio2/ptr s_id tu_id
 // c_id x y a shear radius press …`, `/tuio2/alv s…`; it commits at alv. A frame whose id is not
 // newer than the last one of its source is late or a duplicate and is dropped (unless the gap
-// is over 100: the sender restarted). fseq −1 is accepted without ordering (the reference
+// is over 100: the sender restarted) — except a further part of a split frame: the same id,
+// the same full alive set, and sets only for sessions the earlier parts did not set (that is
+// how senders split a frame too large for one datagram, percbridge's TUIO output included; the
+// reference client accepts an equal fseq). fseq −1 is accepted without ordering (the reference
 // server marks the leading parts of a split frame with it). Coordinates 0...1 are scaled to
 // the surface size in mm; times are arrival times (TUIO carries no usable clock for us).
 import MTKTangibles
@@ -14,6 +17,9 @@ public struct TUIODecoder: Sendable {
     struct SourceState: Sendable {
         var lastFrame: Int64?
         var alive: [Int64: ContactUpdate] = [:]
+        /// The alive set and the sessions set by the parts of `lastFrame` seen so far.
+        var frameAlive: Set<Int64> = []
+        var frameSets: Set<Int64> = []
     }
 
     public let surfaceSize: Vec2
@@ -110,13 +116,23 @@ public struct TUIODecoder: Sendable {
         let key = "tuio\(p.version) \(p.source ?? sender)"
         var state = sources[key] ?? SourceState()
         let frame = p.frame ?? -1
-        if frame != -1, let last = state.lastFrame, frame <= last, last - frame <= 100 {
+        let continues = frame != -1 && frame == state.lastFrame && !p.sets.isEmpty
+            && Set(p.alive ?? []) == state.frameAlive && p.sets.allSatisfy { !state.frameSets.contains($0.0) }
+        if !continues, frame != -1, let last = state.lastFrame, frame <= last, last - frame <= 100 {
             framesDropped += 1
             bad.record(frame == last ? "duplicate TUIO frame" : "late TUIO frame", at: sender, "frame \(frame) after \(last)")
             return
         }
-        framesAccepted += 1
-        if frame != -1 { state.lastFrame = frame }
+        if continues {
+            state.frameSets.formUnion(p.sets.map(\.0))
+        } else {
+            framesAccepted += 1
+            if frame != -1 {
+                state.lastFrame = frame
+                state.frameAlive = Set(p.alive ?? Array(state.alive.keys))
+                state.frameSets = Set(p.sets.map(\.0))
+            }
+        }
         let origin = InputOrigin(kind: .tuio, device: p.source ?? sender)
         let alive = Set(p.alive ?? Array(state.alive.keys))
         // Ends first (sessions that left the alive set), in id order for determinism.

@@ -25,6 +25,8 @@ public final class UDPTUIOSource: InputSource {
     public func bind(sink: @escaping @Sendable ([ContactUpdate]) -> Void) async throws -> Int {
         let ch = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Whole datagrams: NIO's default 2 KiB receive buffer would cut large frames short.
+            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
             .channelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(DatagramHandler { bytes, sender in

@@ -55,6 +55,39 @@ final class Collected: Sendable {
         #expect(u.allSatisfy { $0.arrival > 0 && $0.time == $0.arrival })
     }
 
+    @Test func aTUIOBundleLargerThan2KiBArrivesWhole() async throws {
+        // 60 fingers in one python-osc bundle (about 3.5 KiB): every one must begin.
+        let source = UDPTUIOSource(host: "127.0.0.1", port: 0, surfaceSize: Self.surface)
+        let got = Collected()
+        let port = try await source.bind(sink: got.sink)
+        defer { Task { await source.close() } }
+        let script = """
+        import sys
+        from pythonosc.udp_client import SimpleUDPClient
+        from pythonosc.osc_bundle_builder import OscBundleBuilder, IMMEDIATELY
+        from pythonosc.osc_message_builder import OscMessageBuilder
+        c = SimpleUDPClient("127.0.0.1", int(sys.argv[1]))
+        ids = list(range(1, 61))
+        msgs = [["source", "big@test"], ["alive"] + ids] + [["set", s, s / 100.0, 0.5, 0.0, 0.0, 0.0] for s in ids] + [["fseq", 1]]
+        b = OscBundleBuilder(IMMEDIATELY)
+        for args in msgs:
+            m = OscMessageBuilder("/tuio/2Dcur")
+            for a in args: m.add_arg(a)
+            b.add_content(m.build())
+        data = b.build()
+        assert data.size > 2048, data.size
+        c.send(data)
+        print(data.size)
+        """
+        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(port)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let u = try await got.wait(for: 60)
+        #expect(u.count == 60 && u.allSatisfy { $0.phase == .begin })
+        let ids: Set<Int64> = Set(u.map { Int64($0.contactID) })
+        #expect(ids == Set((1...60).map { Int64($0) }))
+        #expect(source.badInput.total == 0, "\(source.badInput)")
+    }
+
     @Test func oscsendfileBundlesAndOscsendMessages() async throws {
         let source = UDPTUIOSource(host: "127.0.0.1", port: 0, surfaceSize: Self.surface)
         let got = Collected()
