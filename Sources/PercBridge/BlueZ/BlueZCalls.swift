@@ -37,6 +37,11 @@ struct BlueZCalls: Sendable {
         _ = try await call(adapter, BlueZ.adapterInterface, "StopDiscovery", timeout: .seconds(5))
     }
 
+    /// Unpairs and forgets `device` on `adapter`.
+    func removeDevice(_ device: DBusObjectPath, from adapter: DBusObjectPath) async throws {
+        _ = try await call(adapter, BlueZ.adapterInterface, "RemoveDevice", [.objectPath(device)], timeout: .seconds(10))
+    }
+
     // MARK: Device1
 
     func pair(_ device: DBusObjectPath, timeout: Duration) async throws {

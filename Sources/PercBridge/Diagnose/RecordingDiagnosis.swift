@@ -7,18 +7,13 @@ public enum RecordingDiagnosis {
     /// recording does not store them; `replay` uses the defaults too) and returns the report.
     public static func run(_ file: RecordingFile, source: String, settings: DiagnoseSettings = DiagnoseSettings(),
                            engine: EngineConfig = EngineConfig(), lightChecks: LightCheckConfig = LightCheckConfig()) -> DiagnoseReport {
-        let frames = file.frames()
-        let firstNumber = frames.first?.number ?? 1
-        var later = file.definitionsByFrame
-        let initial = later.last(where: { $0.beforeFrame <= firstNumber })?.definitions ?? []
-        later.removeAll { $0.beforeFrame <= firstNumber }
-        var core = ReplayCore(definitions: initial, engineConfig: engine, lightCheckConfig: lightChecks)
-        var collector = DiagnosticsCollector(definitions: initial, settings: settings)
-        for f in frames {
-            while let d = later.first, d.beforeFrame <= f.number {
-                core.setDefinitions(d.definitions)
-                collector.setDefinitions(d.definitions)
-                later.removeFirst()
+        let schedule = RecordingSchedule(file)
+        var core = ReplayCore(definitions: schedule.initial, engineConfig: engine, lightCheckConfig: lightChecks)
+        var collector = DiagnosticsCollector(definitions: schedule.initial, settings: settings)
+        for (f, definitionsBefore) in schedule.steps {
+            for d in definitionsBefore {
+                core.setDefinitions(d)
+                collector.setDefinitions(d)
             }
             let (out, plan) = core.advance(f)
             collector.observe(FrameObservation(frame: f, output: out, overlay: plan.overlay, outcomes: plan.outcomes,

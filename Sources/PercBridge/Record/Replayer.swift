@@ -21,20 +21,15 @@ public struct ReplayReport: Codable, Sendable {
 public enum Replayer {
     /// Replays `file`; `onStep` sees every step (for printing or tests).
     public static func run(_ file: RecordingFile, onStep: (Frame, ReplayStep) -> Void = { _, _ in }) -> ReplayReport {
-        let frames = file.frames()
-        var defsBefore = file.definitionsByFrame
-        // Definitions recorded before the first tick are the ones the live core started with.
-        var core = ReplayCore(definitions: defsBefore.last(where: { $0.beforeFrame <= (frames.first?.number ?? 1) })?.definitions ?? [])
-        defsBefore.removeAll { $0.beforeFrame <= (frames.first?.number ?? 1) }
+        let schedule = RecordingSchedule(file)
+        let frames = schedule.steps.map(\.frame)
+        var core = ReplayCore(definitions: schedule.initial)
         let recorded = file.resultDigests
         var steps: [String] = []
         var mismatches: [UInt64] = []
         var compared = 0
-        for f in frames {
-            while let d = defsBefore.first, d.beforeFrame <= f.number {
-                core.setDefinitions(d.definitions)
-                defsBefore.removeFirst()
-            }
+        for (f, definitionsBefore) in schedule.steps {
+            for d in definitionsBefore { core.setDefinitions(d) }
             let s = core.step(f)
             let digest = s.digest
             steps.append(digest)

@@ -74,8 +74,7 @@ extension ServiceLinks {
         guard let device = session.mirror.device(address: address) else { return removed }
         let adapter = device.adapter ?? device.path.parentAdapter
         do {
-            _ = try await session.connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.adapterInterface,
-                                                  member: "RemoveDevice", arguments: [.objectPath(device.path)], timeout: .seconds(10))
+            try await BlueZCalls(connection: session.connection).removeDevice(device.path, from: adapter)
         } catch let error as DBusError where error.name == BlueZ.ErrorName.doesNotExist {
             // Gone already: nothing to remove.
         } catch {
