@@ -24,6 +24,9 @@ public struct LightCheckScheduler: Sendable {
     /// not checked again; forgotten once the engine drops it.
     private var decided: [TangibleID: Set<UInt64>] = [:]
     private var lastStationaryEnd: [TangibleID: Seconds] = [:]
+    /// Until when a tangible's sensor may still answer patches of a check that ended or was
+    /// withdrawn: a flip before then is no answer to a newer check's round.
+    private var quietUntil: [TangibleID: Seconds] = [:]
     /// Recently issued overlays and when they were planned (to learn the presentation delay).
     private var issued: [(id: UInt64, at: Seconds)] = []
     private var lastPresentedOverlay: UInt64 = 0
@@ -128,7 +131,7 @@ public struct LightCheckScheduler: Sendable {
             if let need = chosen[t], need.request == check.request {
                 checks[t]?.update(need)
             } else {
-                checks[t] = nil
+                endCheck(t, at: time)
                 diagnostics.withdrawnNeeds += 1
             }
         }
@@ -170,6 +173,11 @@ public struct LightCheckScheduler: Sendable {
             let verdict: VerificationCheck.FlipVerdict
             if searches[t] != nil {
                 verdict = searches[t]!.flip(at: time, config: config)
+            } else if checks[t] != nil, time < quietUntil[t] ?? -.infinity {
+                // Likely the sensor following the patches of the check before (or their
+                // removal): the round is void, the next one starts from the new colour.
+                checks[t]!.void()
+                verdict = .spontaneous
             } else if checks[t] != nil {
                 verdict = checks[t]!.flip(at: time, config: config)
             } else {
@@ -217,13 +225,22 @@ public struct LightCheckScheduler: Sendable {
             outcomes.append(VerificationOutcome(tangible: t, request: check.request, result: result, time: time))
             decided[t, default: []].insert(check.request)
             if check.kind == .stationary { lastStationaryEnd[t] = time }
-            checks[t] = nil
+            endCheck(t, at: time)
         }
         for t in searches.keys.sorted() {
             guard let s = searches[t], let r = s.result(at: time, settings: config.calibration, finished: false) else { continue }
             calibrations.append(r)
             searches[t] = nil
         }
+    }
+
+    /// Drops a tangible's check; if it had patches on screen, the sensor may still answer
+    /// them (or their removal) for one presentation delay plus one deadline.
+    private mutating func endCheck(_ t: TangibleID, at time: Seconds) {
+        if let check = checks[t], check.currentRound != nil || !check.shown.isEmpty {
+            quietUntil[t] = time + presentationDelay + deadline(for: t)
+        }
+        checks[t] = nil
     }
 
     // MARK: Drawing

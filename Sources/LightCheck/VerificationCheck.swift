@@ -122,6 +122,12 @@ struct VerificationCheck: Sendable {
 
     mutating func begin(_ round: CheckRound) { state = .showing(round) }
 
+    /// Ends the current round without evidence and without counting it as voided (a flip
+    /// that belongs to an earlier check).
+    mutating func void() {
+        if case .showing = state { state = .idle }
+    }
+
     /// The overlay that first carries this round; `onScreenSince` when that overlay was
     /// already reported presented (the round's patches did not change the picture).
     mutating func setFirstOverlay(_ id: UInt64, onScreenSince: Seconds?) {

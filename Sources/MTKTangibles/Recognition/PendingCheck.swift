@@ -1,16 +1,66 @@
 // A light check the engine has asked for and not yet had answered.
 
 /// One outstanding verification need of a tangible and the candidates behind its hypotheses
-/// (`candidates[i]` is hypothesis i).
+/// (`candidates[i]` is hypothesis `ids[i]`). Ids stay with their candidate while the request
+/// runs, so a candidate that comes or goes does not restart the check (the scheduler keeps
+/// the evidence gathered on the others).
 struct PendingCheck: Hashable, Sendable {
     var request: UInt64
     var kind: VerificationNeed.Kind
     var candidates: [Candidate]
     var isMoving: Bool
     var velocity: Vec2
+    /// Hypothesis id of each candidate, and the next id to give.
+    var ids: [Int]
+    var nextID: Int
+    /// Candidates that left the check, with their ids: one that comes back (a tuple at the
+    /// edge of the tolerance) gets its id back, and with it the evidence on it.
+    private var departed: [Departed] = []
+
+    private struct Departed: Hashable, Sendable {
+        var candidate: Candidate
+        var id: Int
+    }
+
+    init(request: UInt64, kind: VerificationNeed.Kind, candidates: [Candidate], isMoving: Bool, velocity: Vec2) {
+        self.request = request; self.kind = kind; self.candidates = candidates
+        self.isMoving = isMoving; self.velocity = velocity
+        ids = Array(candidates.indices); nextID = candidates.count
+    }
 
     /// Same hypotheses (traces on markers) as `others`, in any pose: the request may stay.
     func sameSet(_ others: [Candidate]) -> Bool {
         candidates.count == others.count && zip(candidates, others).allSatisfy { $0.sameCandidate($1) }
+    }
+
+    /// The candidate behind hypothesis `id`, if it is still in the check.
+    func candidate(hypothesis id: Int) -> Candidate? {
+        ids.firstIndex(of: id).map { candidates[$0] }
+    }
+
+    /// Takes `others` as the check's candidates: those already in it keep their ids, new
+    /// ones get fresh ids. Returns false (and changes nothing) when none of them is in it.
+    mutating func carryOver(to others: [Candidate]) -> Bool {
+        var newIDs: [Int] = []
+        var next = nextID
+        var kept = 0
+        for c in others {
+            if let i = candidates.firstIndex(where: { $0.sameCandidate(c) }), !newIDs.contains(ids[i]) {
+                newIDs.append(ids[i]); kept += 1
+            } else if let d = departed.first(where: { $0.candidate.sameCandidate(c) }), !newIDs.contains(d.id) {
+                newIDs.append(d.id)
+            } else {
+                newIDs.append(next); next += 1
+            }
+        }
+        guard kept > 0 else { return false }
+        for (c, id) in zip(candidates, ids) where !newIDs.contains(id) {
+            departed.removeAll { $0.id == id }
+            departed.append(Departed(candidate: c, id: id))
+        }
+        departed.removeAll { newIDs.contains($0.id) }
+        if departed.count > 16 { departed.removeFirst(departed.count - 16) }
+        candidates = others; ids = newIDs; nextID = next
+        return true
     }
 }
