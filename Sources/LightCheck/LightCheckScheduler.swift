@@ -27,6 +27,8 @@ public struct LightCheckScheduler: Sendable {
     /// Until when a tangible's sensor may still answer patches of a check that ended or was
     /// withdrawn: a flip before then is no answer to a newer check's round.
     private var quietUntil: [TangibleID: Seconds] = [:]
+    /// Patches taken off the overlay recently, and until when a sensor may still answer them.
+    private var recentlyGone: [(patch: Patch, at: Seconds)] = []
     /// Recently issued overlays and when they were planned (to learn the presentation delay).
     private var issued: [(id: UInt64, at: Seconds)] = []
     private var lastPresentedOverlay: UInt64 = 0
@@ -283,6 +285,7 @@ public struct LightCheckScheduler: Sendable {
         }
         let all = tangibles.flatMap { patches[$0] ?? [] }
         let changed = all != overlay.patches
+        if changed { rememberGonePatches(old: overlay.patches, new: all, at: time) }
         if changed {
             overlay = Overlay(id: overlay.id + 1, patches: all)
             issued.append((overlay.id, time))
@@ -294,6 +297,29 @@ public struct LightCheckScheduler: Sendable {
             searches[t]?.setFirstOverlay(overlay.id, onScreenSince: onScreen)
         }
         return changed
+    }
+
+    /// Cross-talk after the fact: a patch of another tangible that was over one of this
+    /// tangible's candidates may have flipped its sensor, and the flip may arrive after that
+    /// patch is gone (rounds only hold while it shows). Patches that go or change are kept
+    /// for a while (the longest deadline); see `echoesForeignPatch`.
+    private mutating func rememberGonePatches(old: [Patch], new: [Patch], at time: Seconds) {
+        recentlyGone.removeAll { $0.at + presentationDelay + config.latency.maxDeadline <= time }
+        for p in old where !new.contains(p) { recentlyGone.append((p, time)) }
+    }
+
+    /// Whether `t`'s sensor may still be answering another tangible's patch that lay over
+    /// one of its live candidates and went less than one presentation delay plus `t`'s
+    /// deadline ago (a new round of `t` waits).
+    private func echoesForeignPatch(_ t: TangibleID, at time: Seconds) -> Bool {
+        guard let check = checks[t] else { return false }
+        let live = check.need.hypotheses.filter { check.belief.weight(of: $0.id) >= 1e-3 }
+        let reach = presentationDelay + deadline(for: t)
+        return recentlyGone.contains { g in
+            time < g.at + reach && g.patch.tangible != t && live.contains {
+                $0.sensorPosition.distance(to: g.patch.center) < g.patch.radius + config.patchRadius + config.patchGap
+            }
+        }
     }
 
     private mutating func patchID(_ t: TangibleID, key: Int) -> Int {
@@ -335,7 +361,8 @@ public struct LightCheckScheduler: Sendable {
             let exposed = live.contains { h in
                 foreign.contains { $0.center.distance(to: h.sensorPosition + shift) < $0.radius + config.patchRadius + config.patchGap }
             }
-            if exposed {
+            // The same after the fact: the sensor may still answer such a patch that just went.
+            if exposed || echoesForeignPatch(t, at: time) {
                 checks[t]?.hold(.sensorBusy)
                 return []
             }
