@@ -33,6 +33,9 @@ struct PendingCheck: Hashable, Sendable {
         candidates.count == others.count && zip(candidates, others).allSatisfy { $0.sameCandidate($1) }
     }
 
+    /// How far (mm) a successor's pose may lie from its predecessor's.
+    static let successorDistance = 3.0
+
     /// The candidate behind hypothesis `id`, if it is still in the check.
     func candidate(hypothesis id: Int) -> Candidate? {
         ids.firstIndex(of: id).map { candidates[$0] }
@@ -52,6 +55,18 @@ struct PendingCheck: Hashable, Sendable {
             } else {
                 newIDs.append(next); next += 1
             }
+        }
+        // A successor: a triple that differs from one no longer offered in one trace only,
+        // at the same pose (a marker's touch ended and came back as a new trace), keeps
+        // that one's id and with it the answers gathered on it.
+        for (k, c) in others.enumerated() where !c.isTuple && newIDs[k] >= nextID {
+            let set = Set(c.traceSet)
+            guard let i = candidates.indices.first(where: { i in
+                !candidates[i].isTuple && !newIDs.contains(ids[i]) && !others.contains { $0.sameCandidate(candidates[i]) }
+                    && set.intersection(candidates[i].traceSet).count == 2
+                    && candidates[i].pose.position.distance(to: c.pose.position) <= Self.successorDistance
+            }) else { continue }
+            newIDs[k] = ids[i]; kept += 1
         }
         guard kept > 0 else { return false }
         for (c, id) in zip(candidates, ids) where !newIDs.contains(id) {
