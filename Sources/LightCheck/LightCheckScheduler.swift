@@ -349,6 +349,7 @@ public struct LightCheckScheduler: Sendable {
         // presentation delay and stays about one frame.
         let shift = need.isMoving ? need.velocity * (presentationDelay + frameInterval / 2) : .zero
         let live = need.hypotheses.filter { check.belief.weight(of: $0.id) >= 1e-3 || check.currentRound?.drawn.contains($0.id) == true }
+            + check.lingeringHypotheses
         let base = (stationary ? config.stationaryPatchRadius : config.patchRadius) + speed * config.movingRadiusPerSpeed
         let layout = CandidateLayout(hypotheses: live, footprint: need.footprint, shift: shift, baseRadius: base, config: config)
         if check.currentRound == nil {

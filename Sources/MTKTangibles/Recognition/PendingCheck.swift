@@ -59,12 +59,16 @@ struct PendingCheck: Hashable, Sendable {
         // A successor: a triple that differs from one no longer offered in one trace only,
         // at the same pose (a marker's touch ended and came back as a new trace), keeps
         // that one's id and with it the answers gathered on it.
+        // Likewise a triple grown from a tuple no longer offered (its third touch came):
+        // the same traces on the same markers, one more.
         for (k, c) in others.enumerated() where !c.isTuple && newIDs[k] >= nextID {
             let set = Set(c.traceSet)
             guard let i = candidates.indices.first(where: { i in
-                !candidates[i].isTuple && !newIDs.contains(ids[i]) && !others.contains { $0.sameCandidate(candidates[i]) }
-                    && set.intersection(candidates[i].traceSet).count == 2
-                    && candidates[i].pose.position.distance(to: c.pose.position) <= Self.successorDistance
+                let o = candidates[i]
+                guard !newIDs.contains(ids[i]), !others.contains(where: { $0.sameCandidate(o) }) else { return false }
+                if o.isTuple { return (0..<3).allSatisfy { o.traces[$0] == nil || o.traces[$0] == c.traces[$0] } }
+                return set.intersection(o.traceSet).count == 2
+                    && o.pose.position.distance(to: c.pose.position) <= Self.successorDistance
             }) else { continue }
             newIDs[k] = ids[i]; kept += 1
         }
