@@ -84,6 +84,7 @@ struct AccuracyBench: ParsableCommand {
         var counts: [String: Int] = [:]
         var missedReduced = 0
         var causes: [MissCause: Int] = [:]
+        var causeExamples: [MissCause: [Int]] = [:]
         var afterTouch = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var openAges = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var wrongExamples: [Int] = []
@@ -93,6 +94,7 @@ struct AccuracyBench: ParsableCommand {
             if verdict == .correct, let a = cause.2 { _ = afterTouch.record(UInt64(max(0, a) * 1_000_000)) }
             if verdict == .missed {
                 causes[cause.0, default: 0] += 1
+                if causeExamples[cause.0, default: []].count < 5 { causeExamples[cause.0, default: []].append(c.index) }
                 if let age = cause.1 { _ = openAges.record(UInt64(max(0, age) * 1_000_000)) }
             }
             switch verdict {
@@ -114,7 +116,9 @@ struct AccuracyBench: ParsableCommand {
                      Double(afterTouch.valueAtPercentile(50)) / 1000, Double(afterTouch.valueAtPercentile(95)) / 1000,
                      Double(afterTouch.valueAtPercentile(99)) / 1000, afterTouch.totalCount))
         print("missed by cause at the case's end:")
-        for c in MissCause.allCases where causes[c] != nil { print("  \(causes[c]!)  \(c.rawValue)") }
+        for c in MissCause.allCases where causes[c] != nil {
+            print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
+        }
         if openAges.totalCount > 0 {
             print(String(format: "  open identify checks: age of their request at the end p50 %.0f ms, max %.0f ms (n = %d)",
                          Double(openAges.valueAtPercentile(50)) / 1000, Double(openAges.max) / 1000, openAges.totalCount))
