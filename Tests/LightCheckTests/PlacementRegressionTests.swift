@@ -7,7 +7,11 @@ import LightCheck
 /// simulated display and light sensor). Before the fixes these confirmed a wrong candidate:
 /// near-symmetric patterns whose hypotheses jumped 9 mm between assignments mid-check
 /// (610, 640, 1874, 2276, 1503), another PERC's probes over this PERC's candidates
-/// (1082, 2368), another searching PERC's triple taken as a sole survivor (1799).
+/// (1082, 2368), another searching PERC's triple taken as a sole survivor (1799); a check
+/// replaced by a new request when its candidate set changed, which took the sensor's late
+/// answer to the old request's patches (or to their removal) for an answer to its own
+/// (1341, 3010, 6711, 7228); the sensor answering another PERC's patch that had just gone
+/// off one of its candidates (6559).
 @Suite struct PlacementRegressionTests {
     /// Plays a case; returns whether PERC 1 ever held a trace its markers did not make after
     /// its time window, and whether it ends tracked (or resting) with only its own traces.
@@ -39,7 +43,7 @@ import LightCheck
     }
 
     @Test("once-wrong placements of seed 1 end with the PERC's own traces",
-          arguments: [610, 640, 1082, 1503, 1799, 1874, 2276, 2368])
+          arguments: [610, 640, 1082, 1341, 1503, 1799, 1874, 2276, 2368, 3010, 6559, 6711, 7228])
     func onceWrong(index: Int) throws {
         var g = PlacementGenerator(seed: 1)
         var c = g.next()
