@@ -271,8 +271,11 @@ public struct LightCheckScheduler: Sendable {
         }
         // New rounds avoid everything already placed, and every other check's live
         // candidates (see `guardedPositions`). Checks that waited for another tangible's
-        // round go first, so two PERCs with shared candidates take turns.
+        // round go first, so two PERCs with shared candidates take turns; one that still has
+        // to wait reserves its candidates against the rounds started after it in this frame
+        // (else a tangible whose rounds follow each other could starve it).
         let waited = tangibles.filter { checks[$0]?.state == .holding(.sensorBusy) }
+        var reserved: [TangibleID] = []
         for t in waited + tangibles.filter({ !waited.contains($0) }) where patches[t] == nil {
             let others = patches.values.flatMap { $0 }
             if searches[t] != nil {
@@ -280,7 +283,8 @@ public struct LightCheckScheduler: Sendable {
                 startCalibrationRound(t, at: time)
                 patches[t] = calibrationPatches(t)
             } else if checks[t] != nil {
-                patches[t] = checkPatches(t, at: time, startingWith: others)
+                patches[t] = checkPatches(t, at: time, startingWith: others, reserved: reserved)
+                if checks[t]?.state == .holding(.sensorBusy) { reserved.append(t) }
             }
         }
         let all = tangibles.flatMap { patches[$0] ?? [] }
@@ -332,7 +336,8 @@ public struct LightCheckScheduler: Sendable {
 
     /// The patches of a tangible's check; starts a round first when `startingWith` (the
     /// patches already placed) is given and none is running.
-    private mutating func checkPatches(_ t: TangibleID, at time: Seconds, startingWith placed: [Patch]?) -> [Patch] {
+    private mutating func checkPatches(_ t: TangibleID, at time: Seconds, startingWith placed: [Patch]?,
+                                       reserved: [TangibleID] = []) -> [Patch] {
         guard let check = checks[t] else { return [] }
         let need = check.need
         let stationary = check.kind == .stationary
@@ -367,7 +372,7 @@ public struct LightCheckScheduler: Sendable {
                 checks[t]?.hold(.sensorBusy)
                 return []
             }
-            let guarded = guardedPositions(except: t)
+            let guarded = guardedPositions(except: t, reserved: reserved)
             var drawable = layout.drawable(policy: config.footprintPolicy)
             drawable.removeAll { i in
                 placed.contains { $0.center.distance(to: layout.clusters[i].center) < $0.radius + layout.radius + config.patchGap }
@@ -384,6 +389,12 @@ public struct LightCheckScheduler: Sendable {
                 return []
             }
             let drawnIDs = Set(drawable.flatMap { layout.clusters[$0].ids })
+            // A live candidate shown before and left out now (another tangible's candidates
+            // are in the way) changes what the sensor sees if it is there: its flip is no
+            // answer to this round.
+            if check.shown.keys.contains(where: { !drawnIDs.contains($0) && check.belief.weight(of: $0) >= 1e-3 }) {
+                quietUntil[t] = max(quietUntil[t] ?? -.infinity, time + presentationDelay + deadline(for: t))
+            }
             var probed: Set<Int> = []
             var phase = CheckRound.Phase.priming
             if let colour = colours[t] {
@@ -418,11 +429,12 @@ public struct LightCheckScheduler: Sendable {
 
     /// The sensor positions of the live candidates of every other tangible whose round is
     /// showing: this tangible's patches must not land on them (that tangible's sensor may be
-    /// there, and its round would take the flip for an answer). Sorted by tangible id.
-    private func guardedPositions(except t: TangibleID) -> [Vec2] {
+    /// there, and its round would take the flip for an answer), and of the `reserved` ones
+    /// (waiting their turn). Sorted by tangible id.
+    private func guardedPositions(except t: TangibleID, reserved: [TangibleID] = []) -> [Vec2] {
         var out: [Vec2] = []
         for other in checks.keys.sorted() where other != t {
-            guard let check = checks[other], check.currentRound != nil else { continue }
+            guard let check = checks[other], check.currentRound != nil || reserved.contains(other) else { continue }
             for h in check.need.hypotheses where check.belief.weight(of: h.id) >= 1e-3 { out.append(h.sensorPosition) }
         }
         return out
