@@ -86,12 +86,16 @@ struct AccuracyBench: ParsableCommand {
         var causes: [MissCause: Int] = [:]
         var causeExamples: [MissCause: [Int]] = [:]
         var afterTouch = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var touchAfterFieldOn = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var openAges = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var wrongExamples: [Int] = []
         for _ in 0..<cases {
             let c = generator.next()
             let (verdict, recognisedAfter, reduced, cause) = play(c)
-            if verdict == .correct, let a = cause.2 { _ = afterTouch.record(UInt64(max(0, a) * 1_000_000)) }
+            if verdict == .correct, let a = cause.2, let r = recognisedAfter {
+                _ = afterTouch.record(UInt64(max(0, a) * 1_000_000))
+                _ = touchAfterFieldOn.record(UInt64(max(0, r - a) * 1_000_000))
+            }
             if verdict == .missed {
                 causes[cause.0, default: 0] += 1
                 if causeExamples[cause.0, default: []].count < 5 { causeExamples[cause.0, default: []].append(c.index) }
@@ -112,6 +116,9 @@ struct AccuracyBench: ParsableCommand {
         print(String(format: "field-on → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms, max %.0f ms (n = %d)",
                      Double(latency.valueAtPercentile(50)) / 1000, Double(latency.valueAtPercentile(95)) / 1000,
                      Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000, latency.totalCount))
+        print(String(format: "field-on → last own marker touch began (the hardware's onset spread): p50 %.0f ms, p95 %.0f ms, p99 %.0f ms",
+                     Double(touchAfterFieldOn.valueAtPercentile(50)) / 1000, Double(touchAfterFieldOn.valueAtPercentile(95)) / 1000,
+                     Double(touchAfterFieldOn.valueAtPercentile(99)) / 1000))
         print(String(format: "last own marker touch began → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms (n = %d)",
                      Double(afterTouch.valueAtPercentile(50)) / 1000, Double(afterTouch.valueAtPercentile(95)) / 1000,
                      Double(afterTouch.valueAtPercentile(99)) / 1000, afterTouch.totalCount))
