@@ -61,23 +61,15 @@ struct CandidateBelief: Hashable, Sendable {
         return weights[i]
     }
 
-    /// Keeps the belief in step with the engine's current hypotheses. A dropped id's weight
-    /// goes to "none of these" (it is one of the ways none of the current ones is right;
-    /// handing it to the others would confirm one without an answer) and is kept aside in
-    /// case the id comes back. A new id is one more way for "none of the others" to be
-    /// true, so the new ones take their prior share of the "none" mass, (1 − priorNone) of
-    /// it: a newcomer is tested before the check can reject it with the others, and cannot
-    /// win without answers of its own.
+    /// Keeps the belief in step with the engine's current hypotheses: dropped ids lose their
+    /// weight (kept aside in case they come back). A new id is one more way for "none of
+    /// the others" to be true, so the new ones take their prior share of the "none" mass,
+    /// (1 − priorNone) of it: a newcomer is tested before the check can reject it with the
+    /// others, and cannot win without answers of its own.
     mutating func sync(to current: [Int]) {
         let wanted = Array(Set(current)).sorted()
         guard wanted != ids else { return }
-        for (id, w) in zip(ids, weights) where !wanted.contains(id) {
-            dormant[id] = w
-            none += w
-        }
-        for id in wanted where !ids.contains(id) {
-            if let w = dormant[id] { none = max(0, none - w) }
-        }
+        for (id, w) in zip(ids, weights) where !wanted.contains(id) { dormant[id] = w }
         let fresh = wanted.filter { !ids.contains($0) && dormant[$0] == nil }
         let share = fresh.isEmpty ? 0 : none * (1 - priorNone) / Double(fresh.count)
         var newWeights: [Double] = []

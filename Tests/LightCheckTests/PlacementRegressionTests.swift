@@ -57,17 +57,6 @@ import LightCheck
         #expect(r.correct)
     }
 
-    /// Seed 2, case 9465: a PERC that made one touch; its check's other hypotheses left (a
-    /// tuple at the edge of the tolerance) and their weight went to the finger triple left
-    /// in it, which was confirmed without any answer. Dropped weight now goes to "none".
-    @Test("hypotheses leaving a check confirm none of the others")
-    func leavingConfirmsNothing() throws {
-        var g = PlacementGenerator(seed: 2)
-        var c = g.next()
-        while c.index < 9465 { c = g.next() }
-        #expect(try !play(c).wrong)
-    }
-
     @Test("once-wrong placements of seed 1 end with the PERC's own traces",
           arguments: [610, 640, 1024, 1082, 1341, 1503, 1799, 1874, 2276, 2368, 3010, 3031, 5965, 6559, 6711, 7228, 9410])
     func onceWrong(index: Int) throws {
