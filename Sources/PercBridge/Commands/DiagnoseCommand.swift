@@ -82,7 +82,8 @@ struct DiagnoseCommand: AsyncParsableCommand {
             settings.framePeriod = 1 / max(file.header.rateHz, 1)
             let c = serviceConfig ?? ServiceConfig()
             report = RecordingDiagnosis.run(file, source: "recording \(from)", settings: settings,
-                                            engine: c.engineConfig, lightChecks: c.lightCheckConfig)
+                                            engine: c.engineConfig, lightChecks: c.lightCheckConfig,
+                                            fallback: configPath.map { "those of \($0)" } ?? "the defaults")
             if file.bad.total > 0 { printError("\(from): \(file.bad.total) unreadable lines skipped (\(file.bad))") }
         } else {
             do { report = try await client(serviceConfig).report() } catch { throw fail("\(error)") }

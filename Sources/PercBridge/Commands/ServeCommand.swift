@@ -72,9 +72,6 @@ struct ServeCommand: AsyncParsableCommand {
                 printError("--record \(record): \(error)")
                 throw ExitCode(1)
             }
-            if !ServeRecording.replayMatches(cfg) {
-                logger.warning("--record: [recognition]/[light_checks] differ from the defaults `percbridge replay` uses; replayed results will differ from this run")
-            }
             logger.notice("recording every input to \(record)")
         }
         let parts = try await ServiceParts.make(
@@ -82,6 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
             acceptPresented: true, logger: logger, recorder: recording?.recorder,
             actuate: { id, request in links.actuate(id, request) },
             onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
+        links.observeRSSI { [diagnostics = parts.diagnostics] in diagnostics.observe(rssi: $0) }
         let loop = ServeLoop(parts: parts, inputs: inputs, store: store, links: links, recording: recording, logger: logger)
         // The control API (docs/control-api.md): [control] in the config unless --control-bus says otherwise.
         let control = ControlService(pipeline: parts.pipeline, registry: links, links: ServiceControlLinks(links: links), hub: parts.hub,

@@ -32,6 +32,7 @@ final class ServiceLinks: Sendable {
         var agent: BlueZAgent?
         var observer: RegistryObserver?
         var warnedNoAddress: Set<TangibleID> = []
+        var rssiObserver: (@Sendable (RSSISample) -> Void)?
     }
     let state = Mutex(State())
     /// Serialises the registry's read-modify-write within this process.
@@ -68,6 +69,7 @@ final class ServiceLinks: Sendable {
         }
         guard let session = await openSession() else { return }
         state.withLock { $0.session = session; $0.busProblem = nil }
+        watchRSSI(session)
         describe(session)
         follow(nil)
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
