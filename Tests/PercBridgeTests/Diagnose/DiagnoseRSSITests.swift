@@ -108,4 +108,33 @@ import Testing
         let replay = try await offPool { try CLI.run(["replay", oldPath]) }
         #expect(replay.stdout.contains("settings:        the defaults: the header has none"), "\(replay.stdout)")
     }
+
+    /// A registered PERC BlueZ does not know yet: the service discovers, and the device
+    /// BlueZ then finds carries the RSSI of its advertisement (InterfacesAdded).
+    @Test func aPercTheServiceScansForBringsTheRSSIItWasFoundWith() async throws {
+        let tmp = try TempDir("pb-rssi-scan")
+        let blue = "C0:FF:EE:00:00:05"
+        let emulator = try BlueZEmulatorProcess(percs: [])
+        defer { emulator.stop() }
+        var registry = TangibleRegistry()
+        _ = try registry.add(.standardPerc(id: 0, name: "red", address: blue))
+        try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
+        let recording = tmp.path("run.jsonl")
+        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: emulator.address),
+                                     arguments: ["--record", recording])
+        #expect(await serve.waitForLog("red (\(blue)): not known to BlueZ: scanning"), "\(serve.log)")
+        let connection = try DBusConnection(bus: .address(emulator.address))
+        defer { connection.close() }
+        try await BlueZEmulatorControl(connection: connection).addPerc(blue, name: "PERC-blue", profile: "perc-v1", rssi: -67)
+        #expect(await serve.waitForLog("red (\(blue)): link up"), "\(serve.log)")
+        var live: RSSIFigures?
+        let seen = await eventually(10) {
+            live = red(try? await diagnose(["--http", "127.0.0.1:\(serve.httpPort)"]).1)
+            return live?.count == 1
+        }
+        #expect(seen && live?.lastDBm == -67 && live?.minDBm == -67 && live?.maxDBm == -67, "\(String(describing: live))")
+        #expect(try await serve.terminate() == 0)
+        let (_, out) = try await diagnose(["--from", recording])
+        #expect(red(out)?.count == 1 && red(out)?.lastDBm == -67, "\(String(describing: red(out)))")
+    }
 }
