@@ -32,7 +32,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The service's access token, if it needs one.")
     var token: String = ""
 
-    @Option(name: .long, help: ArgumentHelp("The service's config: current settings for --suggest, engine settings for the replay.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("The service's config: current settings for --suggest; engine settings for replaying a recording whose header has none.", valueName: "FILE"))
     var config: String?
 
     @Flag(help: "Print the report (and suggestions) as JSON.")
