@@ -23,10 +23,7 @@ import Testing
         let setup = ServeProcess.Setup(registry: tmp.path("tangibles.json"), bus: bus.address, touches: tmp.path("touches.events"))
         let serve = try ServeProcess(dir: tmp.url, config: setup.toml + "[light_checks]\npatch_radius_mm = 6\n",
                                      arguments: ["--record", recording, "--control-bus", bus.address])
-        let client = try DBusConnection(bus: .address(bus.address))
-        defer { client.close() }
-        let found = await eventually(30) { (try? await client.nameOwner(of: ControlAPI.busName)) != nil }
-        try #require(found, "serve did not offer its control API: \(serve.log)")
+        try await serve.waitForControlAPI(on: bus.address)
         let address = bus.address
 
         let define = Task { try await offPool { try CLI.run(["define", "PERC red", "--address", BlueZTestbed.v1, "--bus", address]) } }
@@ -43,12 +40,7 @@ import Testing
         let file = try RecordingFile.read(path: recording)
         #expect(file.header.lightChecks?.patchRadius == 6 && file.header.engine != nil)
         #expect(file.calibrationCommands.map(\.action) == [.start, .cancel], "\(file.calibrationCommands)")
-        let replay = try await offPool { try CLI.run(["replay", recording, "--json"]) }
-        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
-        let frames = report["frames"] as? Int ?? 0
-        #expect(frames > 50 && report["compared"] as? Int == frames, "\(report)")
-        #expect((report["mismatches"] as? [Any])?.isEmpty == true, "\(report["mismatches"] ?? "")")
+        let report = try await replayMatchesEveryFrame(recording, minFrames: 50)
         #expect(report["calibrations"] as? Int == 2)
         #expect((report["settings"] as? String)?.hasPrefix("recorded in the header") == true)
 
