@@ -12,8 +12,11 @@ extension ServiceLinks {
     /// or any other client too) and drops it when discovery ends. The mirror tells us each
     /// change; values of devices that are no registered PERC are not kept.
     func watchRSSI(_ session: BlueZSession) {
-        let mirror = session.mirror
-        mirror.addListener { [weak self] change in self?.rssiChanged(change, mirror: mirror) }
+        // Weak: the mirror keeps its listeners, and must not keep itself.
+        session.mirror.addListener { [weak self, weak mirror = session.mirror] change in
+            guard let mirror else { return }
+            self?.rssiChanged(change, mirror: mirror)
+        }
     }
 
     /// Runs on the D-Bus event loop thread: a lookup and a buffered append, nothing slow.
