@@ -18,9 +18,11 @@ struct ServeCommand: AsyncParsableCommand {
         readiness, status and watchdog keep-alives, and logs to the journal with the fields
         TANGIBLE, STATE, PREVIOUS_STATE, REASON, and ADDRESS and LINK for PERC links.
 
-        --record FILE writes every input (touches, sensor events, presented reports, frame
-        ticks), each registry change and each frame's result digest; `percbridge replay FILE`
-        then reproduces the run and compares every frame (docs/recording-format.md).
+        --record FILE writes the engine and light-check settings, every input (touches, sensor
+        events, presented reports, frame ticks), each registry change, each calibration the
+        control API starts or cancels, each RSSI value BlueZ reports for a PERC, and each
+        frame's result digest; `percbridge replay FILE` then reproduces the run and compares
+        every frame, and `percbridge diagnose --from FILE` analyses it (docs/recording-format.md).
 
         Examples:
           percbridge serve --config /etc/percbridge/percbridge.toml
