@@ -5,20 +5,13 @@ extension Engine {
         var tangibles: [TangibleReport] = []
         var needs: [VerificationNeed] = []
         tangibles.reserveCapacity(slots.count)
-        // By index, not `for s in slots`: a slot copy retains every buffer it holds.
-        for i in slots.indices {
-            var r = TangibleReport(id: slots[i].id, name: slots[i].name, kind: slots[i].kind,
-                                   state: slots[i].stateName, pose: nil, provenance: nil, traces: slots[i].held,
-                                   tolerance: slots[i].jitter.tolerance(config), searchPhase: nil,
-                                   lightValue: slots[i].lightValue, battery: slots[i].battery)
-            if slots[i].perc != nil {
-                if let (pose, prov) = slots[i].perc!.pose { r.pose = pose; r.provenance = prov }
-                r.searchPhase = slots[i].perc!.searchPhase
-                if let n = slots[i].perc!.need { needs.append(n) }
-            } else if let t = slots[i].puc?.track {
-                r.pose = t.pose; r.provenance = t.provenance
+        // Through the buffer: `slots[i].…` copied the slot (and its machine) for each field.
+        slots.withUnsafeBufferPointer { slots in
+            for i in slots.indices {
+                let (r, need) = slots[i].report(tolerance: slots[i].jitter.tolerance(config))
+                tangibles.append(r)
+                if let need { needs.append(need) }
             }
-            tangibles.append(r)
         }
         var free: [FreeTrace] = []
         free.reserveCapacity(table.live.count)

@@ -37,6 +37,22 @@ struct TangibleSlot: Sendable {
 
     var stateName: TangibleStateName { perc?.stateName ?? puc!.stateName }
 
+    /// This tangible's part of a step's output, read in place (the caller reaches the slot
+    /// through a buffer pointer: no copy of the slot or of its machine).
+    func report(tolerance: Double) -> (TangibleReport, VerificationNeed?) {
+        var r = TangibleReport(id: id, name: name, kind: kind, state: stateName, pose: nil, provenance: nil, traces: held,
+                               tolerance: tolerance, searchPhase: nil, lightValue: lightValue, battery: battery)
+        var need: VerificationNeed?
+        if perc != nil {
+            if let (pose, prov) = perc?.pose { r.pose = pose; r.provenance = prov }
+            r.searchPhase = perc?.searchPhase
+            need = perc?.need
+        } else if let t = puc?.track {
+            r.pose = t.pose; r.provenance = t.provenance
+        }
+        return (r, need)
+    }
+
     mutating func handleTrack(_ u: TrackUpdate, at t: Seconds) -> [TangibleEvent] {
         if perc != nil { return perc!.handle(.track(u), at: t) }
         return puc!.handle(.track(u), at: t)

@@ -38,16 +38,15 @@ public struct TraceTable: Sendable {
         retireEnded(into: &changes)
         now = frame.time
         self.frame = frame.number
-        let limit = max(1, settings.maxEntriesPerTrace)
         // Through the buffer: iterating the array copied every update (and retained its strings).
         frame.contacts.withUnsafeBufferPointer { contacts in
-            for k in contacts.indices { apply(contacts[k], number: frame.number, time: frame.time, limit: limit, changes: &changes) }
+            for k in contacts.indices { apply(contacts[k], number: frame.number, time: frame.time, changes: &changes) }
         }
         for i in live.indices where live[i].entries.last?.frame != frame.number {
             // No sample this frame: the touch is still there, unchanged (one entry per frame).
             guard var e = live[i].entries.last else { continue }
             e.frame = frame.number; e.time = frame.time; e.phase = .move
-            live[i].entries.append(e, limit: limit)
+            live[i].entries.append(e)
             live[i].summary.entryCount += 1
             live[i].summary.lastTime = frame.time
             live[i].summary.lastPhase = .move
@@ -60,14 +59,14 @@ public struct TraceTable: Sendable {
         return changes
     }
 
-    private mutating func apply(_ u: ContactUpdate, number: UInt64, time: Seconds, limit: Int, changes: inout TraceChanges) {
+    private mutating func apply(_ u: ContactUpdate, number: UInt64, time: Seconds, changes: inout TraceChanges) {
         let key = ContactKey(origin: originID(u.origin), contact: u.contactID)
         let entry = TraceEntry(frame: number, time: time, position: u.position, raw: u.raw,
                                major: u.major, minor: u.minor, orientation: u.orientation,
                                phase: u.phase, arrival: u.arrival)
         if let id = byContact[key], u.phase != .begin, let slot = liveIndex[id] {
             // In place: a copy of the record would copy its whole entry buffer.
-            Self.record(entry, number: number, time: time, limit: limit, into: &live[slot])
+            Self.record(entry, number: number, time: time, into: &live[slot])
             if u.phase == .end {
                 live[slot].summary.endedAt = time
                 byContact[key] = nil
@@ -85,7 +84,7 @@ public struct TraceTable: Sendable {
                 live[slot].entries[live[slot].entries.count - 1].phase = .end
             } else if var e = live[slot].entries.last {
                 e.frame = number; e.time = time; e.phase = .end
-                live[slot].entries.append(e, limit: limit)
+                live[slot].entries.append(e)
                 live[slot].summary.entryCount += 1
             }
             changes.ended.append(old)
@@ -106,7 +105,7 @@ public struct TraceTable: Sendable {
 
     /// Writes the frame's sample into a live record: a second sample in the same frame
     /// turns the earlier one into a coalesced sample.
-    private static func record(_ entry: TraceEntry, number: UInt64, time: Seconds, limit: Int, into r: inout TraceRecord) {
+    private static func record(_ entry: TraceEntry, number: UInt64, time: Seconds, into r: inout TraceRecord) {
         var e = entry
         let n = r.entries.count
         if n > 0, r.entries[n - 1].frame == number {
@@ -120,7 +119,7 @@ public struct TraceTable: Sendable {
             r.entries[n - 1] = e
         } else {
             if n > 0 { r.summary.pathLength += e.position.distance(to: r.entries[n - 1].position) }
-            r.entries.append(e, limit: limit)
+            r.entries.append(e)
             r.summary.entryCount += 1
         }
         r.summary.lastPosition = e.position
