@@ -1,17 +1,16 @@
 // Step (6) of the engine: assembling the output of a step.
 
 extension Engine {
-    func output(_ frame: Frame, scene: FrameScene, events: [EngineEvent]) -> EngineOutput {
+    /// `mutating` only so that each slot is read in place: through a non-mutating path (even
+    /// a buffer pointer) Swift copied every slot, retaining all it holds, for each report.
+    mutating func output(_ frame: Frame, scene: FrameScene, events: [EngineEvent]) -> EngineOutput {
         var tangibles: [TangibleReport] = []
         var needs: [VerificationNeed] = []
         tangibles.reserveCapacity(slots.count)
-        // Through the buffer: `slots[i].…` copied the slot (and its machine) for each field.
-        slots.withUnsafeBufferPointer { slots in
-            for i in slots.indices {
-                let (r, need) = slots[i].report(tolerance: slots[i].jitter.tolerance(config))
-                tangibles.append(r)
-                if let need { needs.append(need) }
-            }
+        for i in slots.indices {
+            let (r, need) = slots[i].report(config)
+            tangibles.append(r)
+            if let need { needs.append(need) }
         }
         var free: [FreeTrace] = []
         free.reserveCapacity(table.live.count)

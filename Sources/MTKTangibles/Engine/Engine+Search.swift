@@ -3,8 +3,9 @@
 extension Engine {
     private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance, Seconds), puc }
 
-    /// By index: a `TangibleSlot` argument copied the slot (and retained all it holds).
-    private func want(_ i: Int) -> Want {
+    /// By index, and `mutating` though it changes nothing: a `TangibleSlot` argument copied
+    /// the slot, and a non-mutating method called from `search` copied the whole engine.
+    private mutating func want(_ i: Int) -> Want {
         if slots[i].puc != nil { return slots[i].puc!.track == nil ? .puc : .none }
         guard slots[i].perc != nil else { return .none }
         if let f = slots[i].perc!.windowOpenedAt { return .window(f) }

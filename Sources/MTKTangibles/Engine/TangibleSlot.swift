@@ -37,11 +37,11 @@ struct TangibleSlot: Sendable {
 
     var stateName: TangibleStateName { perc?.stateName ?? puc!.stateName }
 
-    /// This tangible's part of a step's output, read in place (the caller reaches the slot
-    /// through a buffer pointer: no copy of the slot or of its machine).
-    func report(tolerance: Double) -> (TangibleReport, VerificationNeed?) {
+    /// This tangible's part of a step's output. `mutating` though it changes nothing: called
+    /// as `slots[i].report(…)` it then reads the slot in place instead of copying it.
+    mutating func report(_ config: EngineConfig) -> (TangibleReport, VerificationNeed?) {
         var r = TangibleReport(id: id, name: name, kind: kind, state: stateName, pose: nil, provenance: nil, traces: held,
-                               tolerance: tolerance, searchPhase: nil, lightValue: lightValue, battery: battery)
+                               tolerance: jitter.tolerance(config), searchPhase: nil, lightValue: lightValue, battery: battery)
         var need: VerificationNeed?
         if perc != nil {
             if let (pose, prov) = perc?.pose { r.pose = pose; r.provenance = prov }
