@@ -97,7 +97,7 @@ struct EngineBench: ParsableCommand {
     private func measureMemory(tangibles: Int, traces: Int) {
         let w = EngineBenchWorkload(tangibles: tangibles, traces: traces, measured: memoryFrames, seed: seed)
         let config = EngineConfig()
-        guard let before = HeapUsage.bytesInUse() else { print("memory: mallinfo2 is not available here"); return }
+        let before = HeapUsage.bytesInUse()
         var engine = Engine(config: config, definitions: w.definitions)
         var outcomes: [VerificationOutcome] = []
         var answered: Set<UInt64> = []
@@ -105,7 +105,7 @@ struct EngineBench: ParsableCommand {
             let out = engine.step(frame, outcomes: outcomes)
             outcomes = Self.answers(out, engine: engine, workload: w, answered: &answered, time: frame.time)
         }
-        let after = HeapUsage.bytesInUse() ?? before
+        let after = HeapUsage.bytesInUse()
         let entrySize = MemoryLayout<TraceEntry>.stride
         print("memory (\(tangibles) tangibles, \(traces) traces, \(w.frames.count) frames, compress \(config.traces.compressTime) s, "
               + "delete \(config.traces.deletionTime) s, at most \(config.traces.maxEntriesPerTrace) entries per live trace):")
