@@ -42,8 +42,13 @@ struct CandidateBelief: Hashable, Sendable {
     private(set) var ids: [Int]
     private(set) var weights: [Double]
     private(set) var none: Double
+    /// The prior of "none is right", and the weights of hypotheses that left (a hypothesis
+    /// that comes back gets its weight back).
+    private let priorNone: Double
+    private var dormant: [Int: Double] = [:]
 
     init(ids: [Int], priorNone: Double) {
+        self.priorNone = priorNone
         let sorted = Array(Set(ids)).sorted()
         self.ids = sorted
         let each = sorted.isEmpty ? 0 : (1 - priorNone) / Double(sorted.count)
@@ -57,15 +62,27 @@ struct CandidateBelief: Hashable, Sendable {
     }
 
     /// Keeps the belief in step with the engine's current hypotheses: dropped ids lose their
-    /// weight, new ids come in at the mean weight of the others.
+    /// weight (kept aside in case they come back). A new id is one more way for "none of
+    /// the others" to be true, so the new ones take their prior share of the "none" mass,
+    /// (1 − priorNone) of it: a newcomer is tested before the check can reject it with the
+    /// others, and cannot win without answers of its own.
     mutating func sync(to current: [Int]) {
         let wanted = Array(Set(current)).sorted()
         guard wanted != ids else { return }
-        let mean = weights.isEmpty ? (1 - none) : weights.reduce(0, +) / Double(weights.count)
+        for (id, w) in zip(ids, weights) where !wanted.contains(id) { dormant[id] = w }
+        let fresh = wanted.filter { !ids.contains($0) && dormant[$0] == nil }
+        let share = fresh.isEmpty ? 0 : none * (1 - priorNone) / Double(fresh.count)
         var newWeights: [Double] = []
         for id in wanted {
-            if let i = ids.firstIndex(of: id) { newWeights.append(weights[i]) } else { newWeights.append(max(mean, 1e-6)) }
+            if let i = ids.firstIndex(of: id) {
+                newWeights.append(weights[i])
+            } else if let w = dormant.removeValue(forKey: id) {
+                newWeights.append(w)
+            } else {
+                newWeights.append(max(share, 1e-6))
+            }
         }
+        if !fresh.isEmpty { none -= share * Double(fresh.count) }
         ids = wanted
         weights = newWeights
         normalise()

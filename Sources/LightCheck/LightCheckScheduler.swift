@@ -24,6 +24,11 @@ public struct LightCheckScheduler: Sendable {
     /// not checked again; forgotten once the engine drops it.
     private var decided: [TangibleID: Set<UInt64>] = [:]
     private var lastStationaryEnd: [TangibleID: Seconds] = [:]
+    /// Until when a tangible's sensor may still answer patches of a check that ended or was
+    /// withdrawn: a flip before then is no answer to a newer check's round.
+    private var quietUntil: [TangibleID: Seconds] = [:]
+    /// Patches taken off the overlay recently, and until when a sensor may still answer them.
+    private var recentlyGone: [(patch: Patch, at: Seconds)] = []
     /// Recently issued overlays and when they were planned (to learn the presentation delay).
     private var issued: [(id: UInt64, at: Seconds)] = []
     private var lastPresentedOverlay: UInt64 = 0
@@ -128,7 +133,7 @@ public struct LightCheckScheduler: Sendable {
             if let need = chosen[t], need.request == check.request {
                 checks[t]?.update(need)
             } else {
-                checks[t] = nil
+                endCheck(t, at: time)
                 diagnostics.withdrawnNeeds += 1
             }
         }
@@ -170,6 +175,11 @@ public struct LightCheckScheduler: Sendable {
             let verdict: VerificationCheck.FlipVerdict
             if searches[t] != nil {
                 verdict = searches[t]!.flip(at: time, config: config)
+            } else if checks[t] != nil, time < quietUntil[t] ?? -.infinity {
+                // Likely the sensor following the patches of the check before (or their
+                // removal): the round is void, the next one starts from the new colour.
+                checks[t]!.void()
+                verdict = .spontaneous
             } else if checks[t] != nil {
                 verdict = checks[t]!.flip(at: time, config: config)
             } else {
@@ -217,13 +227,22 @@ public struct LightCheckScheduler: Sendable {
             outcomes.append(VerificationOutcome(tangible: t, request: check.request, result: result, time: time))
             decided[t, default: []].insert(check.request)
             if check.kind == .stationary { lastStationaryEnd[t] = time }
-            checks[t] = nil
+            endCheck(t, at: time)
         }
         for t in searches.keys.sorted() {
             guard let s = searches[t], let r = s.result(at: time, settings: config.calibration, finished: false) else { continue }
             calibrations.append(r)
             searches[t] = nil
         }
+    }
+
+    /// Drops a tangible's check; if it had patches on screen, the sensor may still answer
+    /// them (or their removal) for one presentation delay plus one deadline.
+    private mutating func endCheck(_ t: TangibleID, at time: Seconds) {
+        if let check = checks[t], check.currentRound != nil || !check.shown.isEmpty {
+            quietUntil[t] = time + presentationDelay + deadline(for: t)
+        }
+        checks[t] = nil
     }
 
     // MARK: Drawing
@@ -252,8 +271,11 @@ public struct LightCheckScheduler: Sendable {
         }
         // New rounds avoid everything already placed, and every other check's live
         // candidates (see `guardedPositions`). Checks that waited for another tangible's
-        // round go first, so two PERCs with shared candidates take turns.
+        // round go first, so two PERCs with shared candidates take turns; one that still has
+        // to wait reserves its candidates against the rounds started after it in this frame
+        // (else a tangible whose rounds follow each other could starve it).
         let waited = tangibles.filter { checks[$0]?.state == .holding(.sensorBusy) }
+        var reserved: [TangibleID] = []
         for t in waited + tangibles.filter({ !waited.contains($0) }) where patches[t] == nil {
             let others = patches.values.flatMap { $0 }
             if searches[t] != nil {
@@ -261,11 +283,13 @@ public struct LightCheckScheduler: Sendable {
                 startCalibrationRound(t, at: time)
                 patches[t] = calibrationPatches(t)
             } else if checks[t] != nil {
-                patches[t] = checkPatches(t, at: time, startingWith: others)
+                patches[t] = checkPatches(t, at: time, startingWith: others, reserved: reserved)
+                if checks[t]?.state == .holding(.sensorBusy) { reserved.append(t) }
             }
         }
         let all = tangibles.flatMap { patches[$0] ?? [] }
         let changed = all != overlay.patches
+        if changed { rememberGonePatches(old: overlay.patches, new: all, at: time) }
         if changed {
             overlay = Overlay(id: overlay.id + 1, patches: all)
             issued.append((overlay.id, time))
@@ -279,6 +303,29 @@ public struct LightCheckScheduler: Sendable {
         return changed
     }
 
+    /// Cross-talk after the fact: a patch of another tangible that was over one of this
+    /// tangible's candidates may have flipped its sensor, and the flip may arrive after that
+    /// patch is gone (rounds only hold while it shows). Patches that go or change are kept
+    /// for a while (the longest deadline); see `echoesForeignPatch`.
+    private mutating func rememberGonePatches(old: [Patch], new: [Patch], at time: Seconds) {
+        recentlyGone.removeAll { $0.at + presentationDelay + config.latency.maxDeadline <= time }
+        for p in old where !new.contains(p) { recentlyGone.append((p, time)) }
+    }
+
+    /// Whether `t`'s sensor may still be answering another tangible's patch that lay over
+    /// one of its live candidates and went less than one presentation delay plus `t`'s
+    /// deadline ago (a new round of `t` waits).
+    private func echoesForeignPatch(_ t: TangibleID, at time: Seconds) -> Bool {
+        guard let check = checks[t] else { return false }
+        let live = check.need.hypotheses.filter { check.belief.weight(of: $0.id) >= 1e-3 }
+        let reach = presentationDelay + deadline(for: t)
+        return recentlyGone.contains { g in
+            time < g.at + reach && g.patch.tangible != t && live.contains {
+                $0.sensorPosition.distance(to: g.patch.center) < g.patch.radius + config.patchRadius + config.patchGap
+            }
+        }
+    }
+
     private mutating func patchID(_ t: TangibleID, key: Int) -> Int {
         if let id = checks[t]?.patchIDs[key] { return id }
         let id = nextPatchID
@@ -289,7 +336,8 @@ public struct LightCheckScheduler: Sendable {
 
     /// The patches of a tangible's check; starts a round first when `startingWith` (the
     /// patches already placed) is given and none is running.
-    private mutating func checkPatches(_ t: TangibleID, at time: Seconds, startingWith placed: [Patch]?) -> [Patch] {
+    private mutating func checkPatches(_ t: TangibleID, at time: Seconds, startingWith placed: [Patch]?,
+                                       reserved: [TangibleID] = []) -> [Patch] {
         guard let check = checks[t] else { return [] }
         let need = check.need
         let stationary = check.kind == .stationary
@@ -306,6 +354,7 @@ public struct LightCheckScheduler: Sendable {
         // presentation delay and stays about one frame.
         let shift = need.isMoving ? need.velocity * (presentationDelay + frameInterval / 2) : .zero
         let live = need.hypotheses.filter { check.belief.weight(of: $0.id) >= 1e-3 || check.currentRound?.drawn.contains($0.id) == true }
+            + check.lingeringHypotheses
         let base = (stationary ? config.stationaryPatchRadius : config.patchRadius) + speed * config.movingRadiusPerSpeed
         let layout = CandidateLayout(hypotheses: live, footprint: need.footprint, shift: shift, baseRadius: base, config: config)
         if check.currentRound == nil {
@@ -318,11 +367,12 @@ public struct LightCheckScheduler: Sendable {
             let exposed = live.contains { h in
                 foreign.contains { $0.center.distance(to: h.sensorPosition + shift) < $0.radius + config.patchRadius + config.patchGap }
             }
-            if exposed {
+            // The same after the fact: the sensor may still answer such a patch that just went.
+            if exposed || echoesForeignPatch(t, at: time) {
                 checks[t]?.hold(.sensorBusy)
                 return []
             }
-            let guarded = guardedPositions(except: t)
+            let guarded = guardedPositions(except: t, reserved: reserved)
             var drawable = layout.drawable(policy: config.footprintPolicy)
             drawable.removeAll { i in
                 placed.contains { $0.center.distance(to: layout.clusters[i].center) < $0.radius + layout.radius + config.patchGap }
@@ -339,6 +389,12 @@ public struct LightCheckScheduler: Sendable {
                 return []
             }
             let drawnIDs = Set(drawable.flatMap { layout.clusters[$0].ids })
+            // A live candidate shown before and left out now (another tangible's candidates
+            // are in the way) changes what the sensor sees if it is there: its flip is no
+            // answer to this round.
+            if check.shown.keys.contains(where: { !drawnIDs.contains($0) && check.belief.weight(of: $0) >= 1e-3 }) {
+                quietUntil[t] = max(quietUntil[t] ?? -.infinity, time + presentationDelay + deadline(for: t))
+            }
             var probed: Set<Int> = []
             var phase = CheckRound.Phase.priming
             if let colour = colours[t] {
@@ -373,11 +429,12 @@ public struct LightCheckScheduler: Sendable {
 
     /// The sensor positions of the live candidates of every other tangible whose round is
     /// showing: this tangible's patches must not land on them (that tangible's sensor may be
-    /// there, and its round would take the flip for an answer). Sorted by tangible id.
-    private func guardedPositions(except t: TangibleID) -> [Vec2] {
+    /// there, and its round would take the flip for an answer), and of the `reserved` ones
+    /// (waiting their turn). Sorted by tangible id.
+    private func guardedPositions(except t: TangibleID, reserved: [TangibleID] = []) -> [Vec2] {
         var out: [Vec2] = []
         for other in checks.keys.sorted() where other != t {
-            guard let check = checks[other], check.currentRound != nil else { continue }
+            guard let check = checks[other], check.currentRound != nil || reserved.contains(other) else { continue }
             for h in check.need.hypotheses where check.belief.weight(of: h.id) >= 1e-3 { out.append(h.sensorPosition) }
         }
         return out

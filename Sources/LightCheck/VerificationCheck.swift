@@ -42,6 +42,7 @@ struct VerificationCheck: Sendable {
     private(set) var lastTickAssumedPresentation = false
     /// The colour last drawn at each hypothesis's candidate (absent: nothing drawn there).
     var shown: [Int: LightColour] = [:]
+    private var lingering: [Hypothesis] = []
 
     init(need: VerificationNeed, at time: Seconds, config: LightCheckConfig) {
         tangible = need.tangible; request = need.request; kind = need.kind
@@ -52,10 +53,24 @@ struct VerificationCheck: Sendable {
     }
 
     /// The engine's latest view of the need (positions move, hypotheses come and go).
+    /// A hypothesis that leaves while the round shows its patch keeps that patch until the
+    /// round ends: taking it off would change what the sensor sees if it is there, and the
+    /// flip would be read as an answer for the others.
     mutating func update(_ newNeed: VerificationNeed) {
+        if let r = currentRound {
+            let ids = Set(newNeed.hypotheses.map(\.id))
+            for h in need.hypotheses where r.drawn.contains(h.id) && !ids.contains(h.id) && !lingering.contains(where: { $0.id == h.id }) {
+                lingering.append(h)
+            }
+            lingering.removeAll { ids.contains($0.id) }
+        }
         need = newNeed
         belief.sync(to: newNeed.hypotheses.map(\.id))
     }
+
+    /// Hypotheses that left the need while the current round shows their patches (see
+    /// `update`); empty when no round shows.
+    var lingeringHypotheses: [Hypothesis] { currentRound == nil ? [] : lingering }
 
     var currentRound: CheckRound? {
         if case .showing(let r) = state { return r }
@@ -120,7 +135,16 @@ struct VerificationCheck: Sendable {
         state = .holding(reason)
     }
 
-    mutating func begin(_ round: CheckRound) { state = .showing(round) }
+    mutating func begin(_ round: CheckRound) {
+        lingering = []
+        state = .showing(round)
+    }
+
+    /// Ends the current round without evidence and without counting it as voided (a flip
+    /// that belongs to an earlier check).
+    mutating func void() {
+        if case .showing = state { state = .idle }
+    }
 
     /// The overlay that first carries this round; `onScreenSince` when that overlay was
     /// already reported presented (the round's patches did not change the picture).

@@ -7,7 +7,14 @@ import LightCheck
 /// simulated display and light sensor). Before the fixes these confirmed a wrong candidate:
 /// near-symmetric patterns whose hypotheses jumped 9 mm between assignments mid-check
 /// (610, 640, 1874, 2276, 1503), another PERC's probes over this PERC's candidates
-/// (1082, 2368), another searching PERC's triple taken as a sole survivor (1799).
+/// (1082, 2368), another searching PERC's triple taken as a sole survivor (1799); a check
+/// replaced by a new request when its candidate set changed, which took the sensor's late
+/// answer to the old request's patches (or to their removal) for an answer to its own
+/// (1341, 3010, 6711, 7228); the sensor answering another PERC's patch that had just gone
+/// off one of its candidates (6559); once wrong while those were fixed: a tuple outgrown by
+/// a triple that broke up again came back without its evidence (1024, 5965), a candidate
+/// shown in one round and left out of the next (another PERC's candidates in the way),
+/// whose flip was read as an answer for the others (3031, 9410).
 @Suite struct PlacementRegressionTests {
     /// Plays a case; returns whether PERC 1 ever held a trace its markers did not make after
     /// its time window, and whether it ends tracked (or resting) with only its own traces.
@@ -38,8 +45,20 @@ import LightCheck
         return (wrong, correct)
     }
 
+    /// A PERC whose check waited while another PERC's rounds took turns over its candidates
+    /// never got a round of its own within the case (missed); now it is recognised.
+    @Test("a check waiting its turn is not starved by another PERC's rounds")
+    func notStarved() throws {
+        var g = PlacementGenerator(seed: 1)
+        var c = g.next()
+        while c.index < 17 { c = g.next() }
+        let r = try play(c)
+        #expect(!r.wrong)
+        #expect(r.correct)
+    }
+
     @Test("once-wrong placements of seed 1 end with the PERC's own traces",
-          arguments: [610, 640, 1082, 1503, 1799, 1874, 2276, 2368])
+          arguments: [610, 640, 1024, 1082, 1341, 1503, 1799, 1874, 2276, 2368, 3010, 3031, 5965, 6559, 6711, 7228, 9410])
     func onceWrong(index: Int) throws {
         var g = PlacementGenerator(seed: 1)
         var c = g.next()

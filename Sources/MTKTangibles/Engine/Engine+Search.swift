@@ -31,6 +31,24 @@ extension Engine {
         }
     }
 
+    /// A verifying candidate whose trace ended goes on with the free trace that appeared
+    /// where that marker should be (a touch that dropped out and came back as a new trace),
+    /// rather than dropping out of the check.
+    private func successor(of c: Candidate, _ i: Int, _ scene: FrameScene) -> Candidate {
+        var out = c
+        for m in 0..<3 {
+            guard let tr = c.traces[m] else { continue }
+            if let k = scene.slot[tr], scene.alive[k] { continue }
+            let gone = table.summary(tr)
+            let notBefore = gone?.endedAt ?? gone?.beganAt ?? c.latestBegin
+            guard let next = scene.nearestFree(to: c.pose.apply(slots[i].pattern.markers[m]), radius: config.recoveryRadius,
+                                               origin: c.origin, owner: slots[i].id, excluding: out.traces.compactMap { $0 },
+                                               notBefore: notBefore - 0.1) else { continue }
+            out.traces[m] = next
+        }
+        return out
+    }
+
     mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
         var wants: [(Int, Want)] = []
         for i in slots.indices {
@@ -127,7 +145,7 @@ extension Engine {
                 if let m = slots[i].perc, m.searchPhase == .verifying {
                     let limit = tol * config.deformationSlack
                     obs.verifying = m.verifyingCandidates.compactMap { c in
-                        rebuild(c, pattern: slots[i].pattern, owner: id, scene: scene, keepWithin: limit)
+                        rebuild(successor(of: c, i, scene), pattern: slots[i].pattern, owner: id, scene: scene, keepWithin: limit)
                             .flatMap { $0.residual <= limit ? $0 : nil }
                     }
                     // A triple another searching tangible could take too is no sole survivor

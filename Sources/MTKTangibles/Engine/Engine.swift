@@ -105,8 +105,8 @@ public struct Engine: Sendable {
                 continue
             }
             var current: Candidate?
-            if case .confirmed(let h) = o.result, check.kind == .identify, h >= 0, h < check.candidates.count {
-                current = rebuild(check.candidates[h], pattern: slots[i].pattern, owner: o.tangible, scene: scene,
+            if case .confirmed(let h) = o.result, check.kind == .identify, let c = check.candidate(hypothesis: h) {
+                current = rebuild(c, pattern: slots[i].pattern, owner: o.tangible, scene: scene,
                                   keepWithin: slots[i].jitter.tolerance(config) * config.deformationSlack)
             }
             let before = slots[i].held

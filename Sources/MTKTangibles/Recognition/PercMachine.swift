@@ -111,7 +111,7 @@ public struct PercMachine: Sendable {
             s.check = nil
             switch o.result {
             case .confirmed(let h):
-                if let c = current, h >= 0, h < check.candidates.count {
+                if let c = current, check.candidate(hypothesis: h) != nil {
                     take(c, provenance: .confirmed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .lightConfirmed, time, &out)
                     return out
                 }
@@ -303,8 +303,12 @@ public struct PercMachine: Sendable {
         chosen = Array(chosen.prefix(config.maxHypotheses))
         guard !chosen.isEmpty else { s.check = nil; return }
         let v = chosen.reduce(Vec2.zero) { $0 + $1.velocity } / Double(chosen.count)
-        if var check = s.check, check.sameSet(chosen) {
-            check.candidates = chosen
+        // The running check goes on while any of its candidates is still offered: candidates
+        // that come and go (a tuple at the edge of the tolerance, a third touch arriving)
+        // join or leave it without throwing away the answers gathered so far. A check
+        // replaced by a new request would also take a late answer to the old one's patches
+        // for an answer to its own.
+        if var check = s.check, check.kind == .identify, check.carryOver(to: chosen) {
             check.velocity = v
             check.isMoving = moving
             s.check = check
@@ -410,8 +414,8 @@ public struct PercMachine: Sendable {
     /// The verification need to publish this step, if any.
     public var need: VerificationNeed? {
         guard let check = pendingCheck, let offset = definition.lightSensorOffset else { return nil }
-        let hyps = check.candidates.enumerated().map { i, c in
-            Hypothesis(id: i, pose: c.pose, sensorPosition: c.pose.apply(offset), traces: c.traces.compactMap { $0 })
+        let hyps = zip(check.ids, check.candidates).map { id, c in
+            Hypothesis(id: id, pose: c.pose, sensorPosition: c.pose.apply(offset), traces: c.traces.compactMap { $0 })
         }
         return VerificationNeed(tangible: definition.id, request: check.request, kind: check.kind, hypotheses: hyps,
                                 footprint: definition.footprint, velocity: check.velocity, isMoving: check.isMoving)

@@ -55,6 +55,18 @@ struct AccuracyBench: ParsableCommand {
 
     private enum Verdict { case correct, wrongTrace, missed }
 
+    /// Why a case was missed, as it stood when the case ended (for finding what to fix).
+    private enum MissCause: String, CaseIterable {
+        case noFieldOn = "field-on never arrived"
+        case checkOpenOwnIn = "onSurface, identify check still open, own candidate among its hypotheses"
+        case checkOpenOwnOut = "onSurface, identify check still open, own candidate not among them"
+        case ownRejected = "onSurface, no check open, a check with the own candidate was rejected"
+        case noCandidate = "onSurface, no check open, own candidate never rejected"
+        case resting = "resting at the end"
+        case poseOff = "tracked with own traces, pose off by more than 5 mm"
+        case other = "other"
+    }
+
     func run() throws {
         #if DEBUG
         print("warning: a debug build; run `swift build -c release && .build/release/percbridge bench accuracy` for speed")
@@ -63,17 +75,32 @@ struct AccuracyBench: ParsableCommand {
         if let show {
             var c = generator.next()
             while c.index < show { c = generator.next() }
-            let (verdict, after, reduced) = play(c, log: true)
-            print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), reduced touches: \(reduced)")
+            let (verdict, after, reduced, cause) = play(c, log: true)
+            print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), reduced touches: \(reduced)"
+                  + (verdict == .missed ? ", missed: \(cause.0.rawValue)" : ""))
             return
         }
         var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var counts: [String: Int] = [:]
         var missedReduced = 0
+        var causes: [MissCause: Int] = [:]
+        var causeExamples: [MissCause: [Int]] = [:]
+        var afterTouch = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var touchAfterFieldOn = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var openAges = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var wrongExamples: [Int] = []
         for _ in 0..<cases {
             let c = generator.next()
-            let (verdict, recognisedAfter, reduced) = play(c)
+            let (verdict, recognisedAfter, reduced, cause) = play(c)
+            if verdict == .correct, let a = cause.2, let r = recognisedAfter {
+                _ = afterTouch.record(UInt64(max(0, a) * 1_000_000))
+                _ = touchAfterFieldOn.record(UInt64(max(0, r - a) * 1_000_000))
+            }
+            if verdict == .missed {
+                causes[cause.0, default: 0] += 1
+                if causeExamples[cause.0, default: []].count < 5 { causeExamples[cause.0, default: []].append(c.index) }
+                if let age = cause.1 { _ = openAges.record(UInt64(max(0, age) * 1_000_000)) }
+            }
             switch verdict {
             case .correct: counts["correct", default: 0] += 1
             case .wrongTrace: counts["wrong", default: 0] += 1; if wrongExamples.count < 10 { wrongExamples.append(c.index) }
@@ -86,16 +113,32 @@ struct AccuracyBench: ParsableCommand {
         print("correct      \(pct(counts["correct"] ?? 0))")
         print("wrong-trace  \(pct(counts["wrong"] ?? 0))   target < 0.1%")
         print("missed       \(pct(counts["missed"] ?? 0))   of them \(missedReduced) with fewer than three marker touches at placement")
-        print(String(format: "field-on → recognised: p50 %.0f ms, p95 %.0f ms, max %.0f ms (n = %d)",
+        print(String(format: "field-on → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms, max %.0f ms (n = %d)",
                      Double(latency.valueAtPercentile(50)) / 1000, Double(latency.valueAtPercentile(95)) / 1000,
-                     Double(latency.max) / 1000, latency.totalCount))
+                     Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000, latency.totalCount))
+        print(String(format: "field-on → last own marker touch began (the hardware's onset spread): p50 %.0f ms, p95 %.0f ms, p99 %.0f ms",
+                     Double(touchAfterFieldOn.valueAtPercentile(50)) / 1000, Double(touchAfterFieldOn.valueAtPercentile(95)) / 1000,
+                     Double(touchAfterFieldOn.valueAtPercentile(99)) / 1000))
+        print(String(format: "last own marker touch began → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms (n = %d)",
+                     Double(afterTouch.valueAtPercentile(50)) / 1000, Double(afterTouch.valueAtPercentile(95)) / 1000,
+                     Double(afterTouch.valueAtPercentile(99)) / 1000, afterTouch.totalCount))
+        print("missed by cause at the case's end:")
+        for c in MissCause.allCases where causes[c] != nil {
+            print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
+        }
+        if openAges.totalCount > 0 {
+            print(String(format: "  open identify checks: age of their request at the end p50 %.0f ms, max %.0f ms (n = %d)",
+                         Double(openAges.valueAtPercentile(50)) / 1000, Double(openAges.max) / 1000, openAges.totalCount))
+        }
         if !wrongExamples.isEmpty { print("wrong-trace case indices (seed \(seed)): \(wrongExamples)") }
     }
 
     /// Plays one case; returns the verdict, seconds from field-on to recognised, and whether
-    /// the placement made fewer than three marker touches.
-    private func play(_ c: PlacementGenerator.Case, log: Bool = false) -> (Verdict, Seconds?, Bool) {
-        guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, false) }
+    /// the placement made fewer than three marker touches, and for a miss its cause (with the
+    /// age of a still-open identify check; for a correct one, the time from its last own
+    /// marker touch to recognised).
+    private func play(_ c: PlacementGenerator.Case, log: Bool = false) -> (Verdict, Seconds?, Bool, (MissCause, Seconds?, Seconds?)) {
+        guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, false, (.other, nil, nil)) }
         var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
         var sequential = SequentialLightChecker()
         var scheduler = LightCheckScheduler()
@@ -110,6 +153,10 @@ struct AccuracyBench: ParsableCommand {
             return t == id
         }
         var last: EngineOutput?
+        // Per request: when it was first published and whether a hypothesis was the own markers.
+        var requests: [UInt64: (since: Seconds, ownIn: Bool)] = [:]
+        var ownRejected = false
+        var lastTouchToRecognised: Seconds?
         while !runner.isFinished {
             let frame = runner.nextFrame()
             let out = engine.step(frame, outcomes: outcomes)
@@ -124,6 +171,12 @@ struct AccuracyBench: ParsableCommand {
                 if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
             }
             last = out
+            for n in out.needs where n.tangible == id && requests[n.request] == nil {
+                requests[n.request] = (frame.time, n.hypotheses.contains { $0.traces.count >= 2 && $0.traces.allSatisfy(ownTrace) })
+            }
+            for e in out.events where e.tangible == id {
+                if case .checkAnswered(let r, .rejected) = e.event, requests[r]?.ownIn == true { ownRejected = true }
+            }
             if log {
                 for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
                     print(String(format: "%.3f light %d", frame.time, e.value))
@@ -144,7 +197,11 @@ struct AccuracyBench: ParsableCommand {
                   let arrival = runner.world.truth.placement(of: id)?.fieldOnArrival else { continue }
             let own = r.traces.allSatisfy(ownTrace)
             if !own && r.state == .tracked && frame.time > arrival + window + 0.02 { wrong = true }
-            if own && r.state == .tracked && !r.traces.isEmpty && recognisedAt == nil { recognisedAt = frame.time - arrival }
+            if own && r.state == .tracked && !r.traces.isEmpty && recognisedAt == nil {
+                recognisedAt = frame.time - arrival
+                let began = r.traces.compactMap { engine.table.summary($0)?.beganAt }.max() ?? frame.time
+                lastTouchToRecognised = frame.time - began
+            }
         }
         let placement = runner.world.truth.placement(of: id)
         if log {
@@ -156,11 +213,31 @@ struct AccuracyBench: ParsableCommand {
             }
         }
         let reduced = (placement?.touchingMarkers.count ?? 3) < 3
-        if wrong { return (.wrongTrace, nil, reduced) }
+        if wrong { return (.wrongTrace, nil, reduced, (.other, nil, nil)) }
         guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
               let pose = r.pose, let truth = runner.world.truePose(of: id), pose.position.distance(to: truth.position) <= 5 else {
-            return (.missed, nil, reduced)
+            let (cause, age) = missCause(last, id, placement, requests, ownRejected, ownTrace)
+            return (.missed, nil, reduced, (cause, age, nil))
         }
-        return (.correct, recognisedAt, reduced)
+        return (.correct, recognisedAt, reduced, (.other, nil, lastTouchToRecognised))
+    }
+
+    private func missCause(_ last: EngineOutput?, _ id: TangibleID, _ placement: SimTruth.Placement?,
+                           _ requests: [UInt64: (since: Seconds, ownIn: Bool)], _ ownRejected: Bool,
+                           _ ownTrace: (TraceID) -> Bool) -> (MissCause, Seconds?) {
+        guard placement?.fieldOnArrival != nil else { return (.noFieldOn, nil) }
+        guard let last, let r = last.tangible(id) else { return (.other, nil) }
+        switch r.state {
+        case .onSurface:
+            if let n = last.needs.first(where: { $0.tangible == id && $0.kind == .identify }) {
+                let age = requests[n.request].map { last.time - $0.since }
+                let ownIn = n.hypotheses.contains { $0.traces.count >= 2 && $0.traces.allSatisfy(ownTrace) }
+                return (ownIn ? .checkOpenOwnIn : .checkOpenOwnOut, age)
+            }
+            return (ownRejected ? .ownRejected : .noCandidate, nil)
+        case .resting: return (.resting, nil)
+        case .tracked where r.traces.allSatisfy(ownTrace): return (.poseOff, nil)
+        default: return (.other, nil)
+        }
     }
 }

@@ -18,7 +18,10 @@ struct SequentialLightChecker {
     private struct Active {
         var tangible: TangibleID
         var request: UInt64
-        var index: Int
+        /// The hypothesis probed now (by id: the engine may add or drop hypotheses of a
+        /// running request) and those probed before.
+        var id: Int
+        var tried: Set<Int>
         var startedAt: Seconds
         var baseline: LightColour
         /// The first change was seen; this is the repeat probe.
@@ -41,10 +44,11 @@ struct SequentialLightChecker {
             let colour = LightColour(sensorValue: e.value)
             light[e.tangible] = colour
             guard var a = active, a.tangible == e.tangible, colour == a.baseline.opposite,
-                  let need = needs.first(where: { $0.request == a.request }), a.index < need.hypotheses.count else { continue }
+                  let need = needs.first(where: { $0.request == a.request }), need.hypotheses.contains(where: { $0.id == a.id })
+            else { continue }
             if a.repeating {
                 outcomes.append(VerificationOutcome(tangible: a.tangible, request: a.request,
-                                                    result: .confirmed(hypothesis: need.hypotheses[a.index].id), time: now))
+                                                    result: .confirmed(hypothesis: a.id), time: now))
                 finish(now)
             } else {
                 a.repeating = true
@@ -55,9 +59,10 @@ struct SequentialLightChecker {
         }
         if let a = active {
             if let need = needs.first(where: { $0.request == a.request }) {
-                if now - a.startedAt >= wait {
-                    if a.index + 1 < need.hypotheses.count {
-                        active = Active(tangible: a.tangible, request: a.request, index: a.index + 1, startedAt: now,
+                if now - a.startedAt >= wait || !need.hypotheses.contains(where: { $0.id == a.id }) {
+                    let tried = a.tried.union([a.id])
+                    if let next = need.hypotheses.first(where: { !tried.contains($0.id) }) {
+                        active = Active(tangible: a.tangible, request: a.request, id: next.id, tried: tried, startedAt: now,
                                         baseline: light[a.tangible] ?? .black)
                     } else {
                         outcomes.append(VerificationOutcome(tangible: a.tangible, request: a.request, result: .rejected, time: now))
@@ -70,19 +75,19 @@ struct SequentialLightChecker {
         }
         if active == nil, pausedUntil <= now,
            let need = needs.first(where: { !answered.contains($0.request) && !$0.hypotheses.isEmpty }) {
-            active = Active(tangible: need.tangible, request: need.request, index: 0, startedAt: now,
+            active = Active(tangible: need.tangible, request: need.request, id: need.hypotheses[0].id, tried: [], startedAt: now,
                             baseline: light[need.tangible] ?? .black)
         }
         for o in outcomes { answered.insert(o.request) }
         var patches: [Patch] = []
         if let a = active, let need = needs.first(where: { $0.request == a.request }) {
             // Decoys first, the probe last: where patches overlap the probe is drawn on top.
-            for (i, h) in need.hypotheses.enumerated() where i != a.index {
+            for h in need.hypotheses where h.id != a.id {
                 patches.append(Patch(id: patches.count, tangible: a.tangible, center: h.sensorPosition, radius: patchRadius,
                                      colour: a.baseline, purpose: .decoy))
             }
-            if a.index < need.hypotheses.count {
-                patches.append(Patch(id: patches.count, tangible: a.tangible, center: need.hypotheses[a.index].sensorPosition,
+            if let probe = need.hypotheses.first(where: { $0.id == a.id }) {
+                patches.append(Patch(id: patches.count, tangible: a.tangible, center: probe.sensorPosition,
                                      radius: patchRadius, colour: a.baseline.opposite, purpose: .probe))
             }
         }
