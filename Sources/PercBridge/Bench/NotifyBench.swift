@@ -96,7 +96,8 @@ struct NotifyBench: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(300))
             baselines[path] = try await pythonBaseline(path: path, emulator: emulator, control: control)
         }
-        print("AcquireNotify reader thread: \(ReceiveThreadPriority.status)")
+        print("receiving threads: AcquireNotify reader \(ReceiveThreadPriority.status(of: .notifySocket)), "
+              + "D-Bus loops \(ReceiveThreadPriority.status(of: .dbusLoop))")
         report(results, baselines: baselines)
     }
 
