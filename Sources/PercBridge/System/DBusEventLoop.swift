@@ -8,8 +8,8 @@ import Synchronization
 /// Drives one private libdbus connection.
 ///
 /// Threading design:
-/// - **One dedicated thread per connection** runs `run()` (under SCHED_FIFO when allowed,
-///   see `ReceiveThreadPriority`): it `poll()`s the connection's socket and an eventfd, lets
+/// - **One dedicated thread per connection** runs `run()` (ordinary; SCHED_FIFO with
+///   `PERCBRIDGE_DBUS_RT=1`, see `ReceiveThreadPriority` for why not by default): it `poll()`s the connection's socket and an eventfd, lets
 ///   libdbus read/write without blocking (`dbus_connection_read_write(conn, 0)`), then
 ///   dispatches every queued message through one filter (`handle(_:)`). libdbus' own
 ///   watch/timeout machinery is not used. While another thread holds libdbus' I/O path
@@ -265,9 +265,9 @@ final class DBusEventLoop: @unchecked Sendable {
 
     private func run() {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
-        // Real-time when allowed: on a busy machine most of a StartNotify notification's
-        // latency was this thread waiting for a core after dbus-daemon woke it. It shares
-        // libdbus' I/O path with ordinary threads that send; see the back-off below.
+        // Real-time only on request (PERCBRIDGE_DBUS_RT=1; ReceiveThreadPriority says why
+        // not by default). It shares libdbus' I/O path with senders; see the back-off below.
+        // (Records the status either way, for `bench notify`.)
         ReceiveThreadPriority.promoteCurrentThread(as: .dbusLoop)
         var fds = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]

@@ -4,8 +4,8 @@ import Glibc
 import Synchronization
 
 /// Lets the threads that receive BLE notifications run under `SCHED_FIFO` at a low
-/// real-time priority: the AcquireNotify reader (`NotifySocket`, the fd path) and the D-Bus
-/// event loop threads (`DBusEventLoop`, the StartNotify path).
+/// real-time priority: the AcquireNotify reader (`NotifySocket`, the fd path) by default,
+/// the D-Bus event loop threads (`DBusEventLoop`, the StartNotify path) on request.
 ///
 /// Why: on a busy machine most of a notification's latency is the time its receiving thread,
 /// woken by the kernel, waits for a core behind ordinary (SCHED_OTHER) work; a real-time
@@ -15,12 +15,17 @@ import Synchronization
 /// stay ordinary. Event handlers called on these threads (`PercLink`'s `onEvent`, signal
 /// handlers) must be quick and must not block.
 ///
-/// A D-Bus loop thread shares libdbus' I/O path with ordinary threads that send on the same
-/// connection; `DBusEventLoop` backs off instead of spinning while a sender holds it (without
+/// Why the D-Bus loops stay ordinary by default: in interleaved runs of `bench notify`
+/// (docs/benchmarks.md) a real-time loop cut our own share of a StartNotify notification
+/// (wake-up → SensorEvent) from p50 ≈ 0.14 to 0.04 ms, but end to end it gained nothing:
+/// on two shared cores it preempts dbus-daemon and the sender, and the signal then waits
+/// there instead (median p99 5.2 ms with, 4.7 ms without). A loop thread shares libdbus'
+/// I/O path with ordinary threads that send on the same connection; `DBusEventLoop` backs
+/// off instead of spinning while a sender holds it, which keeps the option safe (without
 /// that, a real-time loop spun against a preempted sender: `bench dbus-signals` p99 255 ms).
 ///
 /// Priority: `$PERCBRIDGE_RT_PRIORITY` (1…99), default 10; 0 turns it off for all of them.
-/// `$PERCBRIDGE_DBUS_RT=0` keeps only the D-Bus loop threads ordinary. Needs root,
+/// `$PERCBRIDGE_DBUS_RT=1` makes the D-Bus loop threads real-time too. Needs root,
 /// CAP_SYS_NICE or an RLIMIT_RTPRIO at least that high (systemd: `LimitRTPRIO=10`); without
 /// them the threads stay ordinary and `status(of:)` says why.
 enum ReceiveThreadPriority {
@@ -43,8 +48,8 @@ enum ReceiveThreadPriority {
         return value
     }()
 
-    /// False when `$PERCBRIDGE_DBUS_RT` is 0: the D-Bus loop threads stay ordinary.
-    static let dbusLoops: Bool = ProcessInfo.processInfo.environment["PERCBRIDGE_DBUS_RT"] != "0"
+    /// True when `$PERCBRIDGE_DBUS_RT` is 1: the D-Bus loop threads run real-time too.
+    static let dbusLoops: Bool = ProcessInfo.processInfo.environment["PERCBRIDGE_DBUS_RT"] == "1"
 
     /// Puts the calling thread under SCHED_FIFO at `requested`; true when it is.
     @discardableResult
@@ -54,7 +59,7 @@ enum ReceiveThreadPriority {
             return false
         }
         guard role != .dbusLoop || dbusLoops else {
-            lastStatus.withLock { $0[role] = "ordinary (PERCBRIDGE_DBUS_RT=0)" }
+            lastStatus.withLock { $0[role] = "ordinary (the default; PERCBRIDGE_DBUS_RT=1 makes them real-time)" }
             return false
         }
         var param = sched_param()

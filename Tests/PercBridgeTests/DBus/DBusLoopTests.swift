@@ -1,4 +1,4 @@
-// The event loop's receive side: real-time loop threads, receive stamps, and reading while others send.
+// The event loop's receive side: its scheduling policy, receive stamps, reading while others send.
 import Foundation
 import Glibc
 import Synchronization
@@ -17,7 +17,7 @@ import Testing
                                         .stringVariantDictionary(["Value": .bytes(payload)]), .stringArray([])])
     }
 
-    @Test func theLoopThreadIsRealTimeWhenAllowedAndSaysSo() async throws {
+    @Test func theLoopThreadRunsUnderThePolicyItReports() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
         let connection = try DBusConnection(bus: .address(bus.address))
