@@ -201,6 +201,19 @@ class Emulator:
                 dev.obj.props[DEVICE_IFACE]["RSSI"] = dbus.Int16(dev.rssi)
                 self.props_changed(dev.path, DEVICE_IFACE, {"RSSI": dbus.Int16(dev.rssi)})
 
+    def set_rssi(self, address, rssi):
+        """A new signal strength for a device. Like bluetoothd, Device1.RSSI only changes
+        (PropertiesChanged) while its adapter discovers and the device is in range; otherwise
+        the value waits for the next StartDiscovery. Returns whether it was announced."""
+        dev = self.device(address)
+        dev.rssi = int(rssi)
+        adapter = mockobject.objects.get(dev.adapter_path)
+        if adapter is None or not adapter.props[ADAPTER_IFACE]["Discovering"] or not dev.in_range:
+            return False
+        dev.obj.props[DEVICE_IFACE]["RSSI"] = dbus.Int16(dev.rssi)
+        self.props_changed(dev.path, DEVICE_IFACE, {"RSSI": dbus.Int16(dev.rssi)})
+        return True
+
     def stop_discovery(self, adapter):
         if not adapter.props[ADAPTER_IFACE]["Discovering"]:
             raise err("org.bluez.Error.Failed", "No discovery started")
@@ -835,6 +848,11 @@ class Control(dbus.service.Object):
         size = int(chunk) or len(data)
         parts = [data[i:i + size] for i in range(0, len(data), size)]
         return sum(1 for p in parts if dev.send(p))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sn", out_signature="b")
+    def SetRSSI(self, address, rssi):
+        """New RSSI (dBm); announced only while the adapter discovers (returns whether it was)."""
+        return self.em.set_rssi(address, rssi)
 
     @dbus.service.method(CONTROL_IFACE, in_signature="sy", out_signature="b")
     def SetBattery(self, address, level):

@@ -32,7 +32,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The service's access token, if it needs one.")
     var token: String = ""
 
-    @Option(name: .long, help: ArgumentHelp("The service's config: current settings for --suggest, engine settings for the replay.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("The service's config: current settings for --suggest; engine settings for replaying a recording whose header has none.", valueName: "FILE"))
     var config: String?
 
     @Flag(help: "Print the report (and suggestions) as JSON.")
@@ -82,7 +82,8 @@ struct DiagnoseCommand: AsyncParsableCommand {
             settings.framePeriod = 1 / max(file.header.rateHz, 1)
             let c = serviceConfig ?? ServiceConfig()
             report = RecordingDiagnosis.run(file, source: "recording \(from)", settings: settings,
-                                            engine: c.engineConfig, lightChecks: c.lightCheckConfig)
+                                            engine: c.engineConfig, lightChecks: c.lightCheckConfig,
+                                            fallback: configPath.map { "those of \($0)" } ?? "the defaults")
             if file.bad.total > 0 { printError("\(from): \(file.bad.total) unreadable lines skipped (\(file.bad))") }
         } else {
             do { report = try await client(serviceConfig).report() } catch { throw fail("\(error)") }

@@ -40,9 +40,11 @@ struct ReplayCommand: ParsableCommand {
             print("""
             frames:          \(report.frames) (\(report.contactUpdates) contact updates, \(report.sensorEvents) sensor events, \(report.presented) presented)
             tangibles:       \(report.tangiblesDefined) defined
+            settings:        \(report.settings)
             inputs digest:   \(report.framesDigest)
             results digest:  \(report.resultsDigest)
             """)
+            if report.calibrations > 0 { print("calibrations:    \(report.calibrations) started or cancelled through the control API") }
             if report.compared > 0 {
                 print(report.mismatches.isEmpty ? "compared:        \(report.compared) frames, all identical to the live run"
                       : "compared:        \(report.compared) frames, \(report.mismatches.count) differ (first: frame \(report.firstMismatch!))")

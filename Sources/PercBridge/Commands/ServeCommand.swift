@@ -18,9 +18,11 @@ struct ServeCommand: AsyncParsableCommand {
         readiness, status and watchdog keep-alives, and logs to the journal with the fields
         TANGIBLE, STATE, PREVIOUS_STATE, REASON, and ADDRESS and LINK for PERC links.
 
-        --record FILE writes every input (touches, sensor events, presented reports, frame
-        ticks), each registry change and each frame's result digest; `percbridge replay FILE`
-        then reproduces the run and compares every frame (docs/recording-format.md).
+        --record FILE writes the engine and light-check settings, every input (touches, sensor
+        events, presented reports, frame ticks), each registry change, each calibration the
+        control API starts or cancels, each RSSI value BlueZ reports for a PERC, and each
+        frame's result digest; `percbridge replay FILE` then reproduces the run and compares
+        every frame, and `percbridge diagnose --from FILE` analyses it (docs/recording-format.md).
 
         Examples:
           percbridge serve --config /etc/percbridge/percbridge.toml
@@ -72,9 +74,6 @@ struct ServeCommand: AsyncParsableCommand {
                 printError("--record \(record): \(error)")
                 throw ExitCode(1)
             }
-            if !ServeRecording.replayMatches(cfg) {
-                logger.warning("--record: [recognition]/[light_checks] differ from the defaults `percbridge replay` uses; replayed results will differ from this run")
-            }
             logger.notice("recording every input to \(record)")
         }
         let parts = try await ServiceParts.make(
@@ -82,6 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
             acceptPresented: true, logger: logger, recorder: recording?.recorder,
             actuate: { id, request in links.actuate(id, request) },
             onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
+        links.observeRSSI { [diagnostics = parts.diagnostics] in diagnostics.observe(rssi: $0) }
         let loop = ServeLoop(parts: parts, inputs: inputs, store: store, links: links, recording: recording, logger: logger)
         // The control API (docs/control-api.md): [control] in the config unless --control-bus says otherwise.
         let control = ControlService(pipeline: parts.pipeline, registry: links, links: ServiceControlLinks(links: links), hub: parts.hub,

@@ -14,6 +14,27 @@ public struct DiagnoseReport: Codable, Hashable, Sendable {
     /// Recording lines that could not be read (skipped), if from a recording.
     public var badLines: Int
     public var tangibles: [TangibleDiagnosis]
+    /// What the reader should know about the data (settings used for a replay, missing records).
+    public var notes: [String] = []
+
+    public init(source: String, duration: Double, frames: Int, badLines: Int, tangibles: [TangibleDiagnosis], notes: [String] = []) {
+        self.source = source; self.duration = duration; self.frames = frames; self.badLines = badLines
+        self.tangibles = tangibles; self.notes = notes
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, source, duration, frames, badLines, tangibles, notes }
+
+    /// Reports of services that predate `notes` still decode.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decode(Int.self, forKey: .version)
+        source = try c.decode(String.self, forKey: .source)
+        duration = try c.decode(Double.self, forKey: .duration)
+        frames = try c.decode(Int.self, forKey: .frames)
+        badLines = try c.decode(Int.self, forKey: .badLines)
+        tangibles = try c.decode([TangibleDiagnosis].self, forKey: .tangibles)
+        notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
+    }
 }
 
 /// Every figure of issue 7 for one tangible.
@@ -50,8 +71,8 @@ public struct LinkFigures: Codable, Hashable, Sendable {
     public var clockDriftPPM: Double?
     /// Why latency/loss are absent (e.g. the MTK serial profile has no device time).
     public var note: String?
-    /// RSSI is not part of the sensor stream a recording holds.
-    public var rssi: Int?
+    /// What BlueZ reported as RSSI (from advertisements while discovering), or why nothing.
+    public var rssi = RSSIFigures()
     public var batteryLast: Int?
     public var batteryMin: Int?
 }

@@ -14,6 +14,8 @@ public struct DiagnosticsCollector: Sendable {
     /// Overlays the scheduler planned, by id (recent ones), and the one on screen.
     private var overlays: [UInt64: Overlay] = [0: .empty]
     private var contactBegins: [ContactKey: Seconds] = [:]
+    /// By tangible id, whether or not it is defined yet (a reading may come first).
+    private var rssi: [TangibleID: RSSIAccumulator] = [:]
     private var origin: Seconds?
     private var last: Seconds = 0
     public private(set) var frames = 0
@@ -67,6 +69,12 @@ public struct DiagnosticsCollector: Sendable {
         }
     }
 
+    /// An RSSI value BlueZ reported (not a frame input: it arrives from the BlueZ mirror, or
+    /// from a recording's `rssi` lines).
+    public mutating func observe(rssi sample: RSSISample) {
+        rssi[sample.tangible, default: RSSIAccumulator()].observe(sample)
+    }
+
     /// Presented reports and sensor notifications of the frame, in time order.
     private mutating func takeInputs(_ f: Frame) {
         enum Input { case presented(PresentedOverlay), sensor(SensorEvent) }
@@ -116,9 +124,14 @@ public struct DiagnosticsCollector: Sendable {
     }
 
     /// The figures so far.
-    public func report(source: String, badLines: Int = 0) -> DiagnoseReport {
+    public func report(source: String, badLines: Int = 0, notes: [String] = []) -> DiagnoseReport {
         let start = origin ?? 0
+        let diagnoses = order.map { id in
+            var d = tangibles[id]!.diagnosis(now: last, settings: settings)
+            if d.kind == .perc, let r = rssi[id] { d.link.rssi = r.report(origin: start, end: last) }
+            return d
+        }
         return DiagnoseReport(source: source, duration: max(0, last - start), frames: frames, badLines: badLines,
-                              tangibles: order.map { tangibles[$0]!.diagnosis(now: last, settings: settings) })
+                              tangibles: diagnoses, notes: notes)
     }
 }

@@ -27,6 +27,8 @@ final class DiagnosticsMetrics: Sendable {
         "guesses_overturned": ("total", "Time-window guesses withdrawn later"),
         "stationary_check_failures": ("total", "Stationary light checks that failed"),
         "resting": ("seconds", "Time spent resting"),
+        "rssi_last": ("dbm", "Last RSSI BlueZ reported (from advertisements while discovering)"),
+        "rssi_readings": ("total", "RSSI values BlueZ reported"),
     ]
 
     private func set(_ name: String, _ tangible: TangibleDiagnosis, _ value: Double?) {
@@ -55,6 +57,8 @@ final class DiagnosticsMetrics: Sendable {
             set("guesses_overturned", t, Double(t.recognition.guessesOverturned))
             set("stationary_check_failures", t, Double(t.recognition.stationaryCheckFailures))
             set("resting", t, t.recognition.restingSeconds)
+            set("rssi_readings", t, Double(t.link.rssi.count))
+            set("rssi_last", t, t.link.rssi.lastDBm.map(Double.init))
         }
     }
 }

@@ -53,6 +53,11 @@ final class LiveDiagnostics: Sendable {
         }
     }
 
+    /// An RSSI value BlueZ reported for a registered PERC (ServiceLinks' mirror listener).
+    func observe(rssi sample: RSSISample) {
+        state.withLock { $0.collector.observe(rssi: sample) }
+    }
+
     /// A new overlay when the test's patches or the scheduler's overlay changed, else nil.
     private func merge(run: inout LightTestRun, scheduler: Overlay, state s: inout State) -> Overlay? {
         guard let mine = run.patches else { return nil }

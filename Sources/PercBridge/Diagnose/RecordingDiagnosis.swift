@@ -3,22 +3,33 @@ import LightCheck
 import MTKTangibles
 
 public enum RecordingDiagnosis {
-    /// Replays `file` frame by frame with the engine and light-check settings given (the
-    /// recording does not store them; `replay` uses the defaults too) and returns the report.
+    /// Replays `file` frame by frame with the engine and light-check settings its header
+    /// holds (those the live run used); a header without them (a `record` file, an older
+    /// recording) replays with `engine`/`lightChecks`, named by `fallback`, and the report
+    /// says so. RSSI readings go to the collector as they are; calibrations are applied
+    /// where the live core applied them.
     public static func run(_ file: RecordingFile, source: String, settings: DiagnoseSettings = DiagnoseSettings(),
-                           engine: EngineConfig = EngineConfig(), lightChecks: LightCheckConfig = LightCheckConfig()) -> DiagnoseReport {
-        let schedule = RecordingSchedule(file)
-        var core = ReplayCore(definitions: schedule.initial, engineConfig: engine, lightCheckConfig: lightChecks)
+                           engine: EngineConfig = EngineConfig(), lightChecks: LightCheckConfig = LightCheckConfig(),
+                           fallback: String = "the defaults") -> DiagnoseReport {
+        let schedule = RecordingSchedule(file, fallbackEngine: engine, fallbackLightChecks: lightChecks)
+        var core = schedule.makeCore()
         var collector = DiagnosticsCollector(definitions: schedule.initial, settings: settings)
-        for (f, definitionsBefore) in schedule.steps {
-            for d in definitionsBefore {
-                core.setDefinitions(d)
-                collector.setDefinitions(d)
+        for (f, before) in schedule.steps {
+            for change in before {
+                core.apply(change)
+                if case .definitions(let d) = change { collector.setDefinitions(d) }
             }
             let (out, plan) = core.advance(f)
             collector.observe(FrameObservation(frame: f, output: out, overlay: plan.overlay, outcomes: plan.outcomes,
                                                table: core.engine.table))
         }
-        return collector.report(source: source, badLines: file.bad.total)
+        let readings = file.rssiSamples
+        for r in readings { collector.observe(rssi: r) }
+        var notes = ["engine and light-check settings: \(schedule.settingsNote(fallback: fallback))"]
+        if readings.isEmpty {
+            notes.append("RSSI: this recording holds no RSSI readings (BlueZ reported none while it was made, "
+                         + "or it was made before PercBridge recorded them)")
+        }
+        return collector.report(source: source, badLines: file.bad.total, notes: notes)
     }
 }

@@ -5,6 +5,7 @@ enum ReportHTML {
     static func render(_ r: DiagnoseReport, suggestions: [SettingSuggestion]) -> String {
         var body = "<h1>PercBridge diagnosis</h1><p class=\"meta\">\(SVGChart.esc(r.source)) · \(ReportTable.fmt(r.duration, 1)) s · \(r.frames) frames"
             + (r.badLines > 0 ? " · \(r.badLines) unreadable lines skipped" : "") + "</p>"
+        for n in r.notes { body += "<p class=\"note\">\(SVGChart.esc(n))</p>" }
         if !suggestions.isEmpty {
             body += "<h2>Suggested settings</h2><table><tr><th>key</th><th>now</th><th>suggested</th><th>evidence</th></tr>"
             for s in suggestions {

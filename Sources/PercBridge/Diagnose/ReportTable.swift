@@ -7,6 +7,7 @@ enum ReportTable {
         var out = "PercBridge diagnosis of \(r.source): \(fmt(r.duration, 1)) s, \(r.frames) frames"
         if r.badLines > 0 { out += ", \(r.badLines) unreadable lines skipped" }
         out += "\n"
+        for n in r.notes { out += "note: \(n)\n" }
         if r.tangibles.isEmpty { out += "\nNo tangibles are defined in this data: nothing to diagnose.\n" }
         for t in r.tangibles {
             out += "\n\(t.name) (id \(t.id), \(t.kind.rawValue)\(t.profile.map { ", \($0.rawValue)" } ?? ""))\n"
@@ -33,8 +34,16 @@ enum ReportTable {
             lines.append("delay above the fastest notification \(latency(lat)); clock drift " + (l.clockDriftPPM.map { fmt($0, 1, sign: true) + " ppm" } ?? "not measured (needs 60 s)"))
         }
         if let note = l.note { lines.append(note) }
-        lines.append("battery \(l.batteryLast.map { "\($0)%" } ?? "not reported")\(l.batteryMin.map { $0 != l.batteryLast ? " (min \($0)%)" : "" } ?? ""); RSSI not in the sensor stream (see percbridge monitor)")
+        lines.append("battery \(l.batteryLast.map { "\($0)%" } ?? "not reported")\(l.batteryMin.map { $0 != l.batteryLast ? " (min \($0)%)" : "" } ?? "")")
+        lines.append(rssi(l.rssi))
         return lines
+    }
+
+    static func rssi(_ r: RSSIFigures) -> String {
+        guard let last = r.lastDBm, let lo = r.minDBm, let mid = r.medianDBm, let hi = r.maxDBm else { return "RSSI: \(r.note)" }
+        let median = mid == mid.rounded() ? String(Int(mid)) : fmt(mid, 1)
+        return "RSSI last \(last) dBm, min \(lo) / median \(median) / max \(hi) dBm (n=\(r.count)), "
+            + "last seen at \(fmt(r.lastSeenAt ?? 0, 1)) s, \(fmt(r.lastSeenBeforeEnd ?? 0, 1)) s before the latest frame; \(r.note)"
     }
 
     static func field(_ f: FieldFigures) -> [String] {

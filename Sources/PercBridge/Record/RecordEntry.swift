@@ -1,4 +1,4 @@
-// One line of a recording after the header: an input, a frame tick, definitions, or a result digest.
+// One line of a recording after the header: an input, a frame tick, definitions, a calibration, an RSSI reading, or a result digest.
 import MTKTangibles
 
 /// A recorded event. Encoded as one JSON object per line with a `kind` field.
@@ -13,10 +13,14 @@ public enum RecordEntry: Hashable, Sendable {
     case definitions([TangibleDefinition])
     /// A digest of what the live run produced for a frame, for replay to compare against.
     case result(frame: UInt64, digest: String)
+    /// A calibration started or cancelled between two frames (replay applies it there).
+    case calibration(CalibrationCommand)
+    /// An RSSI value BlueZ reported for a registered PERC (diagnose only; not a frame input).
+    case rssi(RSSISample)
 }
 
 extension RecordEntry: Codable {
-    private enum Key: String, CodingKey { case kind, contact, sensor, presented, number, time, definitions, frame, digest }
+    private enum Key: String, CodingKey { case kind, contact, sensor, presented, number, time, definitions, frame, digest, calibration, rssi }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
@@ -28,6 +32,8 @@ extension RecordEntry: Codable {
         case "frame": self = .frame(number: try c.decode(UInt64.self, forKey: .number), time: try c.decode(Double.self, forKey: .time))
         case "definitions": self = .definitions(try c.decode([TangibleDefinition].self, forKey: .definitions))
         case "result": self = .result(frame: try c.decode(UInt64.self, forKey: .frame), digest: try c.decode(String.self, forKey: .digest))
+        case "calibration": self = .calibration(try c.decode(CalibrationCommand.self, forKey: .calibration))
+        case "rssi": self = .rssi(try c.decode(RSSISample.self, forKey: .rssi))
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown kind \"\(kind.prefix(40))\"")
         }
@@ -42,6 +48,8 @@ extension RecordEntry: Codable {
         case .frame(let n, let t): try c.encode("frame", forKey: .kind); try c.encode(n, forKey: .number); try c.encode(t, forKey: .time)
         case .definitions(let d): try c.encode("definitions", forKey: .kind); try c.encode(d, forKey: .definitions)
         case .result(let f, let d): try c.encode("result", forKey: .kind); try c.encode(f, forKey: .frame); try c.encode(d, forKey: .digest)
+        case .calibration(let k): try c.encode("calibration", forKey: .kind); try c.encode(k, forKey: .calibration)
+        case .rssi(let r): try c.encode("rssi", forKey: .kind); try c.encode(r, forKey: .rssi)
         }
     }
 }

@@ -36,6 +36,8 @@ public final class Recorder: Sendable {
     public func recordFrame(_ f: Frame) { append(.frame(number: f.number, time: f.time)) }
     public func record(definitions: [TangibleDefinition]) { append(.definitions(definitions)) }
     public func record(result digest: String, frame: UInt64) { append(.result(frame: frame, digest: digest)) }
+    public func record(calibration c: CalibrationCommand) { append(.calibration(c)) }
+    public func record(rssi r: RSSISample) { append(.rssi(r)) }
 
     public var entryCount: Int { state.withLock { $0.entries } }
     /// The first write error, if any (recording stops writing after it).

@@ -56,7 +56,7 @@ public struct RecordingFile: Sendable {
                 var f = assembler.cut(at: t)
                 f.number = n
                 out.append(f)
-            case .definitions, .result: break
+            case .definitions, .result, .calibration, .rssi: break
             }
         }
         return out
@@ -74,6 +74,16 @@ public struct RecordingFile: Sendable {
             }
         }
         return out
+    }
+
+    /// Calibrations started or cancelled through the control API, in recorded order.
+    public var calibrationCommands: [CalibrationCommand] {
+        entries.compactMap { if case .calibration(let c) = $0 { c } else { nil } }
+    }
+
+    /// RSSI values BlueZ reported for registered PERCs, in recorded order.
+    public var rssiSamples: [RSSISample] {
+        entries.compactMap { if case .rssi(let r) = $0 { r } else { nil } }
     }
 
     public var resultDigests: [UInt64: String] {

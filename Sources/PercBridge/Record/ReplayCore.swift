@@ -32,6 +32,29 @@ public struct ReplayCore: Sendable {
         }
     }
 
+    /// Applies a recorded change before a frame (definitions, or a calibration command).
+    public mutating func apply(_ change: RecordingSchedule.Change) {
+        switch change {
+        case .definitions(let d): setDefinitions(d)
+        case .calibration(let c): apply(c)
+        }
+    }
+
+    /// Starts or cancels LightCheck's offset search as the control API did live (the service's
+    /// EngineCore calls this too). Returns false when a start cannot apply: the tangible is
+    /// not defined, has no pose in the command, or is being calibrated already.
+    @discardableResult
+    public mutating func apply(_ c: CalibrationCommand) -> Bool {
+        switch c.action {
+        case .start:
+            guard let pose = c.pose, let d = engine.definitions.first(where: { $0.id == c.tangible }) else { return false }
+            return scheduler.startCalibration(CalibrationRequest(tangible: c.tangible, pose: pose, footprint: d.footprint), at: c.time)
+        case .cancel:
+            scheduler.cancelCalibration(tangible: c.tangible, at: c.time)
+            return true
+        }
+    }
+
     /// One frame: the engine's output and the scheduler's plan (whose outcomes go into the
     /// next frame's engine step).
     public mutating func advance(_ frame: Frame) -> (output: EngineOutput, plan: LightCheckPlan) {

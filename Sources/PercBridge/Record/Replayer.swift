@@ -16,6 +16,12 @@ public struct ReplayReport: Codable, Sendable {
     public var mismatches: [UInt64]
     public var firstMismatch: UInt64? { mismatches.first }
     public var badLines: Int
+    /// Calibrations started or cancelled through the control API, applied where recorded.
+    public var calibrations: Int
+    /// RSSI readings in the file (not frame inputs: for `diagnose`).
+    public var rssiReadings: Int
+    /// Where the engine and light-check settings came from (the header, or the defaults).
+    public var settings: String
 }
 
 public enum Replayer {
@@ -23,13 +29,13 @@ public enum Replayer {
     public static func run(_ file: RecordingFile, onStep: (Frame, ReplayStep) -> Void = { _, _ in }) -> ReplayReport {
         let schedule = RecordingSchedule(file)
         let frames = schedule.steps.map(\.frame)
-        var core = ReplayCore(definitions: schedule.initial)
+        var core = schedule.makeCore()
         let recorded = file.resultDigests
         var steps: [String] = []
         var mismatches: [UInt64] = []
         var compared = 0
-        for (f, definitionsBefore) in schedule.steps {
-            for d in definitionsBefore { core.setDefinitions(d) }
+        for (f, before) in schedule.steps {
+            for c in before { core.apply(c) }
             let s = core.step(f)
             let digest = s.digest
             steps.append(digest)
@@ -46,6 +52,8 @@ public enum Replayer {
             presented: frames.reduce(0) { $0 + $1.presented.count },
             tangiblesDefined: core.engine.definitions.count,
             framesDigest: FrameDigest.of(frames), resultsDigest: FrameDigest.of(steps),
-            compared: compared, mismatches: mismatches, badLines: file.bad.total)
+            compared: compared, mismatches: mismatches, badLines: file.bad.total,
+            calibrations: file.calibrationCommands.count, rssiReadings: file.rssiSamples.count,
+            settings: schedule.settingsNote())
     }
 }

@@ -76,6 +76,7 @@ final class DemoLoop: Service {
             if let definitions { p.setDefinitions(definitions) }
             return p.process(frame)
         }
+        recording?.record(calibrations: result.calibrationCommands)
         let stepTime = MonotonicClock.now() - started
         let model = runner.withLock { $0.world.model }
         if let overlay = result.overlay {

@@ -7,7 +7,9 @@ struct DemoRecording: Sendable {
 
     init(path: String, surface: Vec2, rate: Double, scenario: String, definitions: [TangibleDefinition]) throws {
         recorder = try Recorder(path: path, header: RecordingHeader(writer: "percbridge demo", surface: surface,
-                                                                    rateHz: rate, sources: ["simulator:\(scenario)"]))
+                                                                    rateHz: rate, sources: ["simulator:\(scenario)"],
+                                                                    engine: ServiceConfig().engineConfig,
+                                                                    lightChecks: ServiceConfig().lightCheckConfig))
         recorder.record(definitions: definitions)
     }
 
@@ -20,6 +22,9 @@ struct DemoRecording: Sendable {
 
     /// The registry changed (the control API): replay switches definitions at this point too.
     func record(definitions: [TangibleDefinition]) { recorder.record(definitions: definitions) }
+
+    /// Calibrations the control API started or cancelled (replay applies them where noted).
+    func record(calibrations: [CalibrationCommand]) { for c in calibrations { recorder.record(calibration: c) } }
 
     func close() { recorder.close() }
 }

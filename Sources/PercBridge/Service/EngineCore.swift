@@ -15,6 +15,10 @@ struct EngineCore {
     private var lastPoses: [TangibleID: (Pose, Seconds)] = [:]
     private(set) var lastOutput: EngineOutput?
     private(set) var lastTime: Seconds = 0
+    private(set) var lastFrame: UInt64 = 0
+    /// Calibration commands applied since the last step (they go out with the next FrameResult,
+    /// so `--record` can note them).
+    private var commands: [CalibrationCommand] = []
     /// Calibration results not yet taken by the service (to store offsets in the registry).
     private(set) var calibrations: [CalibrationResult] = []
 
@@ -27,6 +31,9 @@ struct EngineCore {
         calibrations += plan.calibrations
         lastOutput = out
         lastTime = frame.time
+        lastFrame = frame.number
+        let appliedBefore = commands
+        commands = []
 
         var recognitions: [TangibleID] = []
         var tangibles: [TangibleSnapshot] = []
@@ -57,7 +64,8 @@ struct EngineCore {
             PointerSnapshot(id: Int64($0.id), position: $0.position, origin: $0.origin.description)
         }
         return FrameResult(snapshot: SurfaceSnapshot(frame: frame.number, time: frame.time, tangibles: tangibles, pointers: pointers),
-                           overlay: plan.overlayChanged ? plan.overlay : nil, outcomes: plan.outcomes, recognitions: recognitions)
+                           overlay: plan.overlayChanged ? plan.overlay : nil, outcomes: plan.outcomes, recognitions: recognitions,
+                           calibrationCommands: appliedBefore)
     }
 
     /// Brings the engine's definitions in line with the registry: adds, removes, replaces.
@@ -113,24 +121,28 @@ struct EngineCore {
     /// Starts LightCheck's search for the light-sensor offset of a tangible lying still.
     mutating func startCalibration(of id: TangibleID) throws {
         guard let report = lastOutput?.tangible(id), let pose = report.pose,
-              let d = engine.definitions.first(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
-        guard core.scheduler.startCalibration(CalibrationRequest(tangible: id, pose: pose, footprint: d.footprint), at: lastTime) else {
-            throw CalibrationError.alreadyRunning(id)
-        }
+              engine.definitions.contains(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
+        try start(CalibrationCommand(action: .start, tangible: id, afterFrame: lastFrame, time: lastTime, pose: pose))
     }
 
     /// Starts the offset search for a tangible whose pose is known without recognition:
     /// one just defined from its traces lies at its markers' centroid with angle 0.
     mutating func startCalibration(of id: TangibleID, at pose: Pose) throws {
-        guard let d = engine.definitions.first(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
-        guard core.scheduler.startCalibration(CalibrationRequest(tangible: id, pose: pose, footprint: d.footprint), at: lastTime) else {
-            throw CalibrationError.alreadyRunning(id)
-        }
+        guard engine.definitions.contains(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
+        try start(CalibrationCommand(action: .start, tangible: id, afterFrame: lastFrame, time: lastTime, pose: pose))
+    }
+
+    /// Through the replay core, so `percbridge replay` applies the recorded command the same way.
+    private mutating func start(_ command: CalibrationCommand) throws {
+        guard core.apply(command) else { throw CalibrationError.alreadyRunning(command.tangible) }
+        commands.append(command)
     }
 
     /// Stops a running offset search (its `cancelled` result comes with the next frame).
     mutating func cancelCalibration(of id: TangibleID) {
-        core.scheduler.cancelCalibration(tangible: id, at: lastTime)
+        let command = CalibrationCommand(action: .cancel, tangible: id, afterFrame: lastFrame, time: lastTime)
+        core.apply(command)
+        commands.append(command)
     }
 
     mutating func takeCalibrations() -> [CalibrationResult] {

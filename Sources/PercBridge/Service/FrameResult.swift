@@ -9,4 +9,6 @@ struct FrameResult: Sendable {
     var outcomes: [VerificationOutcome] = []
     /// Tangibles recognised anew this step.
     var recognitions: [TangibleID] = []
+    /// Calibrations the control API started or cancelled before this step (for `--record`).
+    var calibrationCommands: [CalibrationCommand] = []
 }

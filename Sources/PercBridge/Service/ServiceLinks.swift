@@ -32,6 +32,7 @@ final class ServiceLinks: Sendable {
         var agent: BlueZAgent?
         var observer: RegistryObserver?
         var warnedNoAddress: Set<TangibleID> = []
+        var rssiObserver: (@Sendable (RSSISample) -> Void)?
     }
     let state = Mutex(State())
     /// Serialises the registry's read-modify-write within this process.
@@ -68,6 +69,7 @@ final class ServiceLinks: Sendable {
         }
         guard let session = await openSession() else { return }
         state.withLock { $0.session = session; $0.busProblem = nil }
+        watchRSSI(session)
         describe(session)
         follow(nil)
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
@@ -231,13 +233,14 @@ final class ServiceLinks: Sendable {
     }
 
     private func statusChanged(_ entry: ServiceLinkEntry, _ status: PercLinkStatus) {
-        let (current, connected, metrics) = state.withLock { s -> (Bool, Int, ServiceMetrics?) in
-            guard s.entries[entry.tangible] === entry else { return (false, 0, nil) }
+        let current = state.withLock { s -> Bool in
+            guard s.entries[entry.tangible] === entry else { return false }
             s.statuses[entry.tangible] = status
-            return (true, s.statuses.values.filter(\.isConnected).count, s.metrics)
+            // Under the lock: whoever sees the new status sees the gauge agree with it.
+            s.metrics?.links.record(s.statuses.values.filter(\.isConnected).count)
+            return true
         }
         guard current else { return }
-        metrics?.links.record(connected)
         log(status, of: entry)
     }
 

@@ -17,6 +17,8 @@ struct ServiceParts: Sendable {
     let pipeline: PipelineHandle
     let tuio: TUIOOutput?
     let web: (any Service)?
+    /// The live diagnosis the pipeline feeds (ServiceLinks adds RSSI readings).
+    let diagnostics: LiveDiagnostics
 
     /// - Parameters:
     ///   - timeline: the service clock (monotonic seconds for `serve`, simulated time for `demo`).
@@ -58,7 +60,7 @@ struct ServiceParts: Sendable {
                                  logger: logger, diagnostics: diagnostics, onRunning: onHTTPPort)
         }
         return ServiceParts(config: config, metrics: metrics, clock: clock, hub: hub, router: router,
-                            pipeline: pipeline, tuio: tuio, web: web)
+                            pipeline: pipeline, tuio: tuio, web: web, diagnostics: diagnostics)
     }
 
     /// Runs `loop` (the frame loop) and the web server in one ServiceGroup until SIGTERM or

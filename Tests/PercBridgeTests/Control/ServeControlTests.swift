@@ -60,10 +60,7 @@ import Testing
         let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: bus.address,
                                                           touches: tmp.path("touches.events")),
                                      arguments: ["--record", recording, "--control-bus", bus.address])
-        let client = try DBusConnection(bus: .address(bus.address))
-        defer { client.close() }
-        let found = await eventually(30) { (try? await client.nameOwner(of: ControlAPI.busName)) != nil }
-        try #require(found, "serve did not offer its control API: \(serve.log)")
+        try await serve.waitForControlAPI(on: bus.address)
         let address = bus.address
 
         let define = try await offPool { try CLI.run(["define", "Puck", "--kind", "puc", "--json", "--bus", address]) }
@@ -81,11 +78,6 @@ import Testing
         #expect(recognised, "the new PUC is recognised at its markers' centroid")
         #expect(try await serve.terminate() == 0, "\(serve.log)")
 
-        let replay = try await offPool { try CLI.run(["replay", recording, "--json"]) }
-        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
-        let frames = report["frames"] as? Int ?? 0
-        #expect(frames > 20 && report["compared"] as? Int == frames, "every live frame's result was compared: \(report)")
-        #expect((report["mismatches"] as? [Any])?.isEmpty == true, "\(report["mismatches"] ?? "")")
+        try await replayMatchesEveryFrame(recording, minFrames: 20)
     }
 }
