@@ -34,11 +34,9 @@ import Testing
     }
 
     @Test func aSignalIsStampedWhenTheLoopWokeForIt() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let emitter = try DBusConnection(bus: .address(bus.address))
-        let receiver = try DBusConnection(bus: .address(bus.address))
-        defer { emitter.close(); receiver.close() }
+        let pair = try ConnectionPair()
+        defer { pair.stop() }
+        let (emitter, receiver) = (pair.emitter, pair.receiver)
         // (sent, received, handler) per notification.
         let seen = Mutex<[(UInt64, UInt64, UInt64)]>([])
         let subscription = try await receiver.onPropertiesChange(sender: emitter.uniqueName, path: Self.path) { change in
@@ -62,11 +60,9 @@ import Testing
     }
 
     @Test func signalsAndRepliesKeepFlowingWhileOtherThreadsSendOnTheConnection() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let emitter = try DBusConnection(bus: .address(bus.address))
-        let receiver = try DBusConnection(bus: .address(bus.address))
-        defer { emitter.close(); receiver.close() }
+        let pair = try ConnectionPair()
+        defer { pair.stop() }
+        let (emitter, receiver) = (pair.emitter, pair.receiver)
         let received = Counter()
         let subscription = try await receiver.onPropertiesChange(sender: emitter.uniqueName, path: Self.path) { _ in received.add() }
         defer { subscription.cancel() }
@@ -96,5 +92,29 @@ import Testing
         try await received.wait(for: signals)
         #expect(received.value == signals)
         #expect(ContinuousClock.now - started < .seconds(30))
+    }
+}
+
+/// A private bus with two connections on it, ended (connections closed, daemon killed by pid) in `stop()`.
+private final class ConnectionPair: Sendable {
+    let bus: PrivateBus
+    let emitter: DBusConnection
+    let receiver: DBusConnection
+
+    init() throws {
+        bus = try PrivateBus()
+        do {
+            emitter = try DBusConnection(bus: .address(bus.address))
+            receiver = try DBusConnection(bus: .address(bus.address))
+        } catch {
+            bus.stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        emitter.close()
+        receiver.close()
+        bus.stop()
     }
 }
