@@ -10,4 +10,6 @@
 #include <sys/eventfd.h>
 // The AcquireNotify socket reader waits in epoll (Glibc's Swift module does not export it).
 #include <sys/epoll.h>
+// bench engine --memory reads the heap in use (Glibc's Swift module leaves out malloc.h).
+#include <malloc.h>
 #endif

@@ -219,6 +219,17 @@ class Emulator:
             raise err("org.bluez.Error.Failed", "No discovery started")
         adapter.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(False)
         self.props_changed(adapter.path, ADAPTER_IFACE, {"Discovering": dbus.Boolean(False)})
+        self.forget_rssi(adapter)
+
+    def forget_rssi(self, adapter):
+        """Like bluetoothd when discovery ends (discovery_cleanup → invalidate_rssi_and_tx_power):
+        every device of the adapter loses Device1.RSSI, announced as an invalidated property."""
+        for dev in self.devices.values():
+            props = dev.obj.props[DEVICE_IFACE]
+            if dev.adapter_path == adapter.path and "RSSI" in props:
+                del props["RSSI"]
+                self.emit(dev.path, PROPS_IFACE, "PropertiesChanged", "sa{sv}as",
+                          [DEVICE_IFACE, dbus.Dictionary({}, signature="sv"), dbus.Array(["RSSI"], signature="s")])
 
     def unplug_adapter(self, name):
         path = "/org/bluez/" + name

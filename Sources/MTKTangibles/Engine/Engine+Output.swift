@@ -1,30 +1,25 @@
 // Step (6) of the engine: assembling the output of a step.
 
 extension Engine {
-    func output(_ frame: Frame, scene: FrameScene, events: [EngineEvent]) -> EngineOutput {
+    /// `mutating` only so that each slot is read in place: through a non-mutating path (even
+    /// a buffer pointer) Swift copied every slot, retaining all it holds, for each report.
+    mutating func output(_ frame: Frame, scene: FrameScene, events: [EngineEvent]) -> EngineOutput {
         var tangibles: [TangibleReport] = []
         var needs: [VerificationNeed] = []
         tangibles.reserveCapacity(slots.count)
-        // By index, not `for s in slots`: a slot copy retains every buffer it holds.
         for i in slots.indices {
-            var r = TangibleReport(id: slots[i].id, name: slots[i].definition.name, kind: slots[i].definition.kind,
-                                   state: slots[i].stateName, pose: nil, provenance: nil, traces: slots[i].held,
-                                   tolerance: slots[i].jitter.tolerance(config), searchPhase: nil,
-                                   lightValue: slots[i].lightValue, battery: slots[i].battery)
-            if slots[i].perc != nil {
-                if let (pose, prov) = slots[i].perc!.pose { r.pose = pose; r.provenance = prov }
-                r.searchPhase = slots[i].perc!.searchPhase
-                if let n = slots[i].perc!.need { needs.append(n) }
-            } else if let t = slots[i].puc?.track {
-                r.pose = t.pose; r.provenance = t.provenance
-            }
+            let (r, need) = slots[i].report(config)
             tangibles.append(r)
+            if let need { needs.append(need) }
         }
         var free: [FreeTrace] = []
-        for i in table.live.indices {
-            let s = table.live[i].summary
-            if let j = scene.slot[s.id], scene.holder[j] != nil { continue }
-            free.append(FreeTrace(id: s.id, origin: s.origin, position: s.lastPosition, phase: s.lastPhase, beganAt: s.beganAt))
+        free.reserveCapacity(table.live.count)
+        // The scene's arrays are parallel to the table's live records: no id lookups, and
+        // fields read in place (a summary copy moved ~150 bytes and retained its strings).
+        for i in table.live.indices where scene.holder[i] == nil {
+            free.append(FreeTrace(id: table.live[i].summary.id, origin: table.live[i].summary.origin,
+                                  position: table.live[i].summary.lastPosition, phase: table.live[i].summary.lastPhase,
+                                  beganAt: table.live[i].summary.beganAt))
         }
         return EngineOutput(frame: frame.number, time: frame.time, tangibles: tangibles, freeTraces: free,
                             needs: needs, events: events, counters: counters)

@@ -3,11 +3,13 @@
 extension Engine {
     private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance, Seconds), puc }
 
-    private func want(_ slot: TangibleSlot) -> Want {
-        if let p = slot.puc { return p.track == nil ? .puc : .none }
-        guard let m = slot.perc else { return .none }
-        if let f = m.windowOpenedAt { return .window(f) }
-        switch m.state {
+    /// By index, and `mutating` though it changes nothing: a `TangibleSlot` argument copied
+    /// the slot, and a non-mutating method called from `search` copied the whole engine.
+    private mutating func want(_ i: Int) -> Want {
+        if slots[i].puc != nil { return slots[i].puc!.track == nil ? .puc : .none }
+        guard slots[i].perc != nil else { return .none }
+        if let f = slots[i].perc!.windowOpenedAt { return .window(f) }
+        switch slots[i].perc!.state {
         case .onSurface: return .lightOnly
         case .resting(let r): return .resting(r.pose, r.origin, r.provenanceBefore, r.since)
         case .notInRange, .inRange, .tracked: return .none
@@ -32,7 +34,7 @@ extension Engine {
     mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
         var wants: [(Int, Want)] = []
         for i in slots.indices {
-            let w = want(slots[i])
+            let w = want(i)
             if case .none = w { continue }
             wants.append((i, w))
         }

@@ -21,6 +21,8 @@ public struct Engine: Sendable {
     var pendingEvents: [(TangibleID, TangibleEvent)] = []
     let finder: CandidateFinder
     var cellSize: Double = 10
+    /// The scene's buffers between steps (released from the table), reused by the next step.
+    var sceneBuffers = FrameScene()
 
     public init(config: EngineConfig = EngineConfig(), definitions: [TangibleDefinition]) {
         self.config = config
@@ -66,7 +68,10 @@ public struct Engine: Sendable {
         counters.frames += 1
         let changes = table.apply(frame)
         counters.unknownContactUpdates += UInt64(changes.unknownContactUpdates)
-        var scene = FrameScene(table: table, cellSize: cellSize)
+        // Taken out of `self` so its buffers are uniquely referenced while the step fills them.
+        var scene = sceneBuffers
+        sceneBuffers = FrameScene()
+        scene.load(table: table, cellSize: cellSize)
         for i in slots.indices {
             guard let track = slots[i].track else { continue }
             for case let tr? in track.slots { scene.setHolder(tr, slots[i].id) }
@@ -129,7 +134,10 @@ public struct Engine: Sendable {
         #if DEBUG
         checkInvariants(scene)
         #endif
-        return output(frame, scene: scene, events: events)
+        let out = output(frame, scene: scene, events: events)
+        scene.release()
+        sceneBuffers = scene
+        return out
     }
 
     /// Moves the holder marks of tangible `id` from `before` to `after`.

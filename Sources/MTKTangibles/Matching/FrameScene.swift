@@ -13,41 +13,61 @@ struct FrameScene {
     var began: [Seconds] = []
     var holder: [TangibleID?] = []
     var alive: [Bool] = []
-    let slot: [TraceID: Int]
-    var grid: SpatialGrid
+    /// The table's live index (shared, not copied); empty between steps.
+    private(set) var slot: [TraceID: Int] = [:]
+    var grid = SpatialGrid()
     /// 0 not computed, 1 stationary, 2 moving.
     private var stationaryCache: [UInt8] = []
     private var velocityCache: [Vec2?] = []
     /// Traces a matcher may not combine (held by a tangible whose hold is final).
     var blocked: [Bool] = []
-    let now: Seconds
+    private(set) var now: Seconds = -.infinity
 
-    init(table: TraceTable, cellSize: Double) {
+    /// An empty scene; `load` fills it.
+    init() {}
+
+    init(table: TraceTable, cellSize: Double) { load(table: table, cellSize: cellSize) }
+
+    /// Rebuilds the scene for the table's current frame in the buffers of the last one
+    /// (the engine keeps one scene: about a dozen allocations fewer per step).
+    mutating func load(table: TraceTable, cellSize: Double) {
         now = table.now
         slot = table.liveIndex
         let n = table.live.count
+        ids.removeAll(keepingCapacity: true); positions.removeAll(keepingCapacity: true)
+        originIndex.removeAll(keepingCapacity: true); origins.removeAll(keepingCapacity: true)
+        began.removeAll(keepingCapacity: true); alive.removeAll(keepingCapacity: true)
+        holder.removeAll(keepingCapacity: true); stationaryCache.removeAll(keepingCapacity: true)
+        velocityCache.removeAll(keepingCapacity: true); blocked.removeAll(keepingCapacity: true)
         ids.reserveCapacity(n); positions.reserveCapacity(n); originIndex.reserveCapacity(n)
         began.reserveCapacity(n); alive.reserveCapacity(n)
         var last = -1
         for i in 0..<n {
-            let s = table.live[i].summary
-            ids.append(s.id)
-            positions.append(s.lastPosition)
-            if last >= 0 && origins[last] == s.origin {
+            ids.append(table.live[i].summary.id)
+            positions.append(table.live[i].summary.lastPosition)
+            if last >= 0 && origins[last] == table.live[i].summary.origin {
                 originIndex.append(last)
-            } else if let o = origins.firstIndex(of: s.origin) {
+            } else if let o = origins.firstIndex(of: table.live[i].summary.origin) {
                 last = o; originIndex.append(o)
             } else {
-                last = origins.count; originIndex.append(last); origins.append(s.origin)
+                last = origins.count; originIndex.append(last); origins.append(table.live[i].summary.origin)
             }
-            began.append(s.beganAt)
-            alive.append(s.endedAt == nil)
+            began.append(table.live[i].summary.beganAt)
+            let isAlive = table.live[i].summary.endedAt == nil
+            alive.append(isAlive)
+            blocked.append(!isAlive)
         }
-        holder = Array(repeating: nil, count: n)
-        stationaryCache = Array(repeating: 0, count: n)
-        velocityCache = Array(repeating: nil, count: n)
-        blocked = alive.map { !$0 }
-        grid = SpatialGrid(points: positions, cellSize: cellSize)
+        holder.append(contentsOf: repeatElement(nil, count: n))
+        stationaryCache.append(contentsOf: repeatElement(0, count: n))
+        velocityCache.append(contentsOf: repeatElement(nil, count: n))
+        grid.load(points: positions, cellSize: cellSize)
+    }
+
+    /// Drops the references into the table and between the scene's own buffers, so that
+    /// neither the table's next frame nor the next `load` has to copy a buffer.
+    mutating func release() {
+        slot = [:]
+        grid.releasePoints()
     }
 
     mutating func isStationary(_ i: Int, table: TraceTable) -> Bool {

@@ -7,18 +7,28 @@
 /// number of traces times the local density, not with its cube. Points spread so widely
 /// that the dense table would be large fall back to one sorted list searched by bisection.
 struct SpatialGrid: Sendable {
-    let cellSize: Double
-    private let points: [Vec2]
-    private let originX: Double, originY: Double
-    private let width: Int, height: Int
+    private(set) var cellSize: Double = 1
+    private var points: [Vec2] = []
+    private var originX = 0.0, originY = 0.0
+    private var width = 0, height = 0
     /// Dense layout: points of cell c are `order[start[c]..<start[c + 1]]`, ascending.
     private var start: [Int32] = []
     private var order: [Int32] = []
+    /// Scratch of the counting sort, kept with its capacity for the next frame.
+    private var cellOf: [Int32] = []
+    private var fill: [Int32] = []
     /// Sparse layout: (cell key, point index), sorted by key.
     private var sparse: [(key: Int64, index: Int)] = []
-    private let dense: Bool
+    private var dense = true
 
-    init(points: [Vec2], cellSize: Double) {
+    /// An empty grid (no points); `load` fills it.
+    init() {}
+
+    init(points: [Vec2], cellSize: Double) { load(points: points, cellSize: cellSize) }
+
+    /// Rebuilds the grid over `points`, reusing the buffers of the previous frame (one
+    /// grid per engine, so a step allocates nothing here once the buffers are large enough).
+    mutating func load(points: [Vec2], cellSize: Double) {
         let size = max(cellSize, 1)
         self.cellSize = size
         self.points = points
@@ -37,32 +47,41 @@ struct SpatialGrid: Sendable {
         if w.isFinite, h.isFinite, w * h <= Double(8 * points.count + 1024) {
             dense = true
             width = Int(w); height = Int(h)
-            var start = [Int32](repeating: 0, count: width * height + 1)
-            var cellOf = [Int32](repeating: 0, count: points.count)
+            sparse.removeAll(keepingCapacity: true)
+            Self.reset(&start, width * height + 1)
+            Self.reset(&cellOf, points.count)
             for (i, p) in points.enumerated() {
                 let c = Int((p.x - minX) / size) + width * Int((p.y - minY) / size)
                 cellOf[i] = Int32(c)
                 start[c + 1] += 1
             }
             for c in 0..<(width * height) { start[c + 1] += start[c] }
-            var fill = start
-            var order = [Int32](repeating: 0, count: points.count)
+            fill.removeAll(keepingCapacity: true)
+            fill.append(contentsOf: start)
+            Self.reset(&order, points.count)
             for i in points.indices {
                 let c = Int(cellOf[i])
                 order[Int(fill[c])] = Int32(i)
                 fill[c] += 1
             }
-            self.start = start
-            self.order = order
         } else {
             dense = false
             width = 0; height = 0
-            var c: [(key: Int64, index: Int)] = []
-            c.reserveCapacity(points.count)
-            for (i, p) in points.enumerated() { c.append((Self.key(cell(p, size)), i)) }
-            c.sort { $0.key < $1.key || ($0.key == $1.key && $0.index < $1.index) }
-            sparse = c
+            sparse.removeAll(keepingCapacity: true)
+            sparse.reserveCapacity(points.count)
+            for (i, p) in points.enumerated() { sparse.append((Self.key(cell(p, size)), i)) }
+            sparse.sort { $0.key < $1.key || ($0.key == $1.key && $0.index < $1.index) }
         }
+    }
+
+    /// Lets go of the points (the scene's positions buffer), so that the scene can refill
+    /// it in place next frame.
+    mutating func releasePoints() { points = [] }
+
+    /// `count` zeros, in the array's existing buffer when it is large enough.
+    private static func reset(_ a: inout [Int32], _ count: Int) {
+        a.removeAll(keepingCapacity: true)
+        a.append(contentsOf: repeatElement(0, count: count))
     }
 
     private static func key(_ c: (Int64, Int64)) -> Int64 { (c.0 &<< 32) &+ (c.1 & 0xffff_ffff) }

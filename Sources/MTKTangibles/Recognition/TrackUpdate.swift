@@ -12,5 +12,6 @@ public struct TrackUpdate: Hashable, Sendable {
         self.track = track; self.events = events; self.residualRMS = residualRMS
     }
 
-    public var isEmpty: Bool { track.traces.isEmpty }
+    /// No trace left (checked on the slots: `track.traces` would build an array every frame).
+    public var isEmpty: Bool { !track.slots.contains { $0 != nil } }
 }

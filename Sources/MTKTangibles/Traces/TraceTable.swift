@@ -38,7 +38,10 @@ public struct TraceTable: Sendable {
         retireEnded(into: &changes)
         now = frame.time
         self.frame = frame.number
-        for update in frame.contacts { apply(update, frame: frame, changes: &changes) }
+        // Through the buffer: iterating the array copied every update (and retained its strings).
+        frame.contacts.withUnsafeBufferPointer { contacts in
+            for k in contacts.indices { apply(contacts[k], number: frame.number, time: frame.time, changes: &changes) }
+        }
         for i in live.indices where live[i].entries.last?.frame != frame.number {
             // No sample this frame: the touch is still there, unchanged (one entry per frame).
             guard var e = live[i].entries.last else { continue }
@@ -56,16 +59,16 @@ public struct TraceTable: Sendable {
         return changes
     }
 
-    private mutating func apply(_ u: ContactUpdate, frame: Frame, changes: inout TraceChanges) {
+    private mutating func apply(_ u: ContactUpdate, number: UInt64, time: Seconds, changes: inout TraceChanges) {
         let key = ContactKey(origin: originID(u.origin), contact: u.contactID)
-        let entry = TraceEntry(frame: frame.number, time: frame.time, position: u.position, raw: u.raw,
+        let entry = TraceEntry(frame: number, time: time, position: u.position, raw: u.raw,
                                major: u.major, minor: u.minor, orientation: u.orientation,
                                phase: u.phase, arrival: u.arrival)
         if let id = byContact[key], u.phase != .begin, let slot = liveIndex[id] {
             // In place: a copy of the record would copy its whole entry buffer.
-            Self.record(entry, frame: frame, into: &live[slot])
+            Self.record(entry, number: number, time: time, into: &live[slot])
             if u.phase == .end {
-                live[slot].summary.endedAt = frame.time
+                live[slot].summary.endedAt = time
                 byContact[key] = nil
                 changes.ended.append(id)
             }
@@ -75,12 +78,12 @@ public struct TraceTable: Sendable {
         if u.phase == .move { changes.unknownContactUpdates += 1 }
         if let old = byContact[key], let slot = liveIndex[old] {
             // A begin for a contact that is still alive: the source lost the end; close it.
-            live[slot].summary.endedAt = frame.time
+            live[slot].summary.endedAt = time
             live[slot].summary.lastPhase = .end
-            if live[slot].entries.last?.frame == frame.number {
+            if live[slot].entries.last?.frame == number {
                 live[slot].entries[live[slot].entries.count - 1].phase = .end
             } else if var e = live[slot].entries.last {
-                e.frame = frame.number; e.time = frame.time; e.phase = .end
+                e.frame = number; e.time = time; e.phase = .end
                 live[slot].entries.append(e)
                 live[slot].summary.entryCount += 1
             }
@@ -90,9 +93,9 @@ public struct TraceTable: Sendable {
         nextID += 1
         var e = entry
         e.phase = .begin
-        let summary = TraceSummary(id: id, origin: u.origin, contactID: u.contactID, beganAt: frame.time,
-                                   beganFrame: frame.number, firstPosition: u.position, lastPosition: u.position,
-                                   lastTime: frame.time, lastPhase: .begin, endedAt: nil, entryCount: 1,
+        let summary = TraceSummary(id: id, origin: u.origin, contactID: u.contactID, beganAt: time,
+                                   beganFrame: number, firstPosition: u.position, lastPosition: u.position,
+                                   lastTime: time, lastPhase: .begin, endedAt: nil, entryCount: 1,
                                    isCompressed: false, pathLength: 0)
         liveIndex[id] = live.count
         live.append(TraceRecord(summary: summary, entries: EntryRing([e]), samples: []))
@@ -102,10 +105,10 @@ public struct TraceTable: Sendable {
 
     /// Writes the frame's sample into a live record: a second sample in the same frame
     /// turns the earlier one into a coalesced sample.
-    private static func record(_ entry: TraceEntry, frame: Frame, into r: inout TraceRecord) {
+    private static func record(_ entry: TraceEntry, number: UInt64, time: Seconds, into r: inout TraceRecord) {
         var e = entry
         let n = r.entries.count
-        if n > 0, r.entries[n - 1].frame == frame.number {
+        if n > 0, r.entries[n - 1].frame == number {
             let last = r.entries[n - 1]
             r.samples.append(TraceSample(frame: last.frame, time: last.time, arrival: last.arrival, position: last.position))
             if last.phase == .begin && e.phase == .move { e.phase = .begin }
@@ -120,7 +123,7 @@ public struct TraceTable: Sendable {
             r.summary.entryCount += 1
         }
         r.summary.lastPosition = e.position
-        r.summary.lastTime = frame.time
+        r.summary.lastTime = time
         r.summary.lastPhase = e.phase
     }
 
@@ -134,10 +137,13 @@ public struct TraceTable: Sendable {
 
     private mutating func retireEnded(into changes: inout TraceChanges) {
         var any = false
-        for r in live where r.summary.isEnded {
-            history[r.summary.id] = r
-            endOrder.append((r.summary.id, r.summary.endedAt!))
-            changes.retired.append(r.summary.id)
+        // By index: `for r in live` copied every record (and retained its buffers) each frame.
+        for i in live.indices {
+            guard let end = live[i].summary.endedAt else { continue }
+            let id = live[i].summary.id
+            history[id] = live[i]
+            endOrder.append((id, end))
+            changes.retired.append(id)
             any = true
         }
         guard any else { return }

@@ -29,6 +29,7 @@ struct EngineBench: ParsableCommand {
         Examples:
           swift build -c release && .build/release/percbridge bench engine
           percbridge bench engine --frames 500 --tangibles 16 --traces 60
+          percbridge bench engine --tangibles 16 --traces 60 --slowest 10 --memory
         """
     )
 
@@ -47,11 +48,22 @@ struct EngineBench: ParsableCommand {
     @Option(help: "Wall-clock seconds the naive matcher may use per cell.")
     var naiveBudget: Double = 1.5
 
+    @Option(help: "Print the N slowest engine frames of each cell (frame number, µs, contacts begun/ended).")
+    var slowest: Int = 0
+
+    @Flag(help: "Also run the first cell for --memory-frames frames and print the heap the engine holds.")
+    var memory = false
+
+    @Option(help: "Frames of the --memory run.")
+    var memoryFrames: Int = 10_000
+
     func validate() throws {
         guard frames >= 10 else { throw ValidationError("--frames must be at least 10") }
         guard tangibles.allSatisfy({ (1...64).contains($0) }) else { throw ValidationError("--tangibles must be within 1...64") }
         guard traces.allSatisfy({ (1...2000).contains($0) }) else { throw ValidationError("--traces must be within 1...2000") }
         guard naiveBudget > 0 else { throw ValidationError("--naive-budget must be positive") }
+        guard slowest >= 0 else { throw ValidationError("--slowest must not be negative") }
+        guard memoryFrames >= 1 else { throw ValidationError("--memory-frames must be at least 1") }
     }
 
     func run() throws {
@@ -72,8 +84,52 @@ struct EngineBench: ParsableCommand {
                       + pad("\(r.naiveFrames)", 8)
                       + pad(ratio(r.naive.valueAtPercentile(50), r.engine.valueAtPercentile(50)), 11)
                       + ratio(r.naive.valueAtPercentile(99), r.engine.valueAtPercentile(99)))
+                for (frame, ns, begun, ended) in r.slowest {
+                    print("    slow frame \(frame): \(us(ns)) µs, \(begun) contacts begun, \(ended) ended")
+                }
             }
         }
+        if memory { measureMemory(tangibles: tangibles[0], traces: traces[0]) }
+    }
+
+    /// The heap the engine holds after `memoryFrames` frames: malloc's bytes in use with the
+    /// engine alive minus before it was made (the workload's frames are made before).
+    private func measureMemory(tangibles: Int, traces: Int) {
+        let w = EngineBenchWorkload(tangibles: tangibles, traces: traces, measured: memoryFrames, seed: seed)
+        let config = EngineConfig()
+        let before = HeapUsage.bytesInUse()
+        var engine = Engine(config: config, definitions: w.definitions)
+        var outcomes: [VerificationOutcome] = []
+        var answered: Set<UInt64> = []
+        for frame in w.frames {
+            let out = engine.step(frame, outcomes: outcomes)
+            outcomes = Self.answers(out, engine: engine, workload: w, answered: &answered, time: frame.time)
+        }
+        let after = HeapUsage.bytesInUse()
+        let entrySize = MemoryLayout<TraceEntry>.stride
+        print("memory (\(tangibles) tangibles, \(traces) traces, \(w.frames.count) frames, compress \(config.traces.compressTime) s, "
+              + "delete \(config.traces.deletionTime) s, at most \(config.traces.maxEntriesPerTrace) entries per live trace):")
+        print("  engine heap \(String(format: "%.2f", Double(after - before) / 1_048_576)) MiB; "
+              + "\(engine.table.liveIDs.count) live traces, \(engine.table.historyCount) in history, "
+              + "\(engine.table.storedEntryCount) stored entries × \(entrySize) B")
+        withExtendedLifetime(engine) {}
+    }
+
+    /// Light-check answers from the workload's truth: the hypothesis whose traces are all the
+    /// PERC's own markers is confirmed, else the check is rejected (each request once).
+    private static func answers(_ out: EngineOutput, engine: Engine, workload w: EngineBenchWorkload,
+                                answered: inout Set<UInt64>, time: Seconds) -> [VerificationOutcome] {
+        var outcomes: [VerificationOutcome] = []
+        for need in out.needs where answered.insert(need.request).inserted {
+            let right = need.hypotheses.first { h in
+                !h.traces.isEmpty && h.traces.allSatisfy { tr in
+                    engine.table.summary(tr).flatMap { w.markerOwner[$0.contactID] } == need.tangible
+                }
+            }
+            outcomes.append(VerificationOutcome(tangible: need.tangible, request: need.request,
+                                                result: right.map { .confirmed(hypothesis: $0.id) } ?? .rejected, time: time))
+        }
+        return outcomes
     }
 
     private struct CellResult {
@@ -82,6 +138,8 @@ struct EngineBench: ParsableCommand {
         var naiveFrames: Int
         var placed: Int
         var fingers: Int
+        /// (frame number, ns, contacts begun, contacts ended), slowest first.
+        var slowest: [(UInt64, UInt64, Int, Int)]
     }
 
     private func cell(tangibles: Int, traces: Int) -> CellResult {
@@ -95,22 +153,15 @@ struct EngineBench: ParsableCommand {
         var sink = 0
         var outcomes: [VerificationOutcome] = []
         var answered: Set<UInt64> = []
+        var times: [(UInt64, UInt64)] = []
         for (i, frame) in w.frames.enumerated() {
             let start = ThreadCPUClock.nanoseconds()
             let out = engine.step(frame, outcomes: outcomes)
             let took = ThreadCPUClock.nanoseconds() &- start
-            outcomes = []
-            for need in out.needs where answered.insert(need.request).inserted {
-                let right = need.hypotheses.first { h in
-                    !h.traces.isEmpty && h.traces.allSatisfy { tr in
-                        engine.table.summary(tr).flatMap { w.markerOwner[$0.contactID] } == need.tangible
-                    }
-                }
-                outcomes.append(VerificationOutcome(tangible: need.tangible, request: need.request,
-                                                    result: right.map { .confirmed(hypothesis: $0.id) } ?? .rejected, time: frame.time))
-            }
+            outcomes = Self.answers(out, engine: engine, workload: w, answered: &answered, time: frame.time)
             guard i >= w.measuredFrom else { continue }
             _ = eh.record(took)
+            if slowest > 0 { times.append((frame.number, took)) }
             guard Double(naiveSpent) < naiveBudget * 1e9 else { continue }
             // The engine's view of this frame, in contact ids, for the naive matcher.
             var held: Set<Int64> = []
@@ -130,7 +181,11 @@ struct EngineBench: ParsableCommand {
             _ = nh.record(nTook)
         }
         if sink == -1 { print("") }
-        return CellResult(engine: eh, naive: nh, naiveFrames: naiveFrames, placed: w.placed, fingers: w.fingers)
+        let slow = times.sorted { $0.1 > $1.1 }.prefix(slowest).map { f, ns in
+            let contacts = w.frames[Int(f) - 1].contacts
+            return (f, ns, contacts.filter { $0.phase == .begin }.count, contacts.filter { $0.phase == .end }.count)
+        }
+        return CellResult(engine: eh, naive: nh, naiveFrames: naiveFrames, placed: w.placed, fingers: w.fingers, slowest: slow)
     }
 
     private func us(_ ns: UInt64) -> String {

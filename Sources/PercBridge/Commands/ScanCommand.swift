@@ -48,12 +48,12 @@ struct ScanCommand: AsyncParsableCommand {
         if !json { BlueZCLI.note("Scanning for \(timeout) s…") }
         await session.discovery.want()
         try? await Task.sleep(for: .seconds(timeout))
-        await session.discovery.unwant()
-
+        // Read before stopping: bluetoothd drops every device's RSSI when discovery ends.
         let found = session.mirror.devices.filter(BlueZDiscovery.isPerc).map {
             Found(address: $0.address, name: $0.name, rssi: $0.rssi, profile: $0.advertisedProfile?.rawValue,
                   paired: $0.paired, connected: $0.connected)
         }.sorted { ($0.rssi ?? -200, $1.address) > ($1.rssi ?? -200, $0.address) }
+        await session.discovery.unwant()
 
         if json {
             for f in found { print(BlueZCLI.jsonLine(f)) }

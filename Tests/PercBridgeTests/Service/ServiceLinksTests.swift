@@ -85,8 +85,13 @@ import Testing
 
     @Test func pairRegistersThePercAndStartsItsLink() async throws {
         let h = try await Harness(registry: TangibleRegistry())
-        try await Task.sleep(for: .milliseconds(300))
-        let d = try await h.links.pair(address: BlueZTestbed.v1.lowercased(), name: "blue")
+        // Until the links have their BlueZ session, pair says "not started yet; try again".
+        var paired: TangibleDefinition?
+        #expect(try await eventually(10) {
+            do { paired = try await h.links.pair(address: BlueZTestbed.v1.lowercased(), name: "blue"); return true }
+            catch ServiceLinksError.notRunning { return false }
+        })
+        let d = try #require(paired)
         #expect(d.id == 1 && d.name == "blue" && d.address == BlueZTestbed.v1 && d.profile == .percV1 && d.kind == .perc)
         #expect(try h.store.load().tangibles.map(\.name) == ["blue"])
         let stats = try await h.bed.control.stats(BlueZTestbed.v1)
