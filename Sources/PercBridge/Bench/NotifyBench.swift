@@ -96,7 +96,8 @@ struct NotifyBench: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(300))
             baselines[path] = try await pythonBaseline(path: path, emulator: emulator, control: control)
         }
-        print("AcquireNotify reader thread: \(ReceiveThreadPriority.status)")
+        print("receiving threads: AcquireNotify reader \(ReceiveThreadPriority.status(of: .notifySocket)), "
+              + "D-Bus loops \(ReceiveThreadPriority.status(of: .dbusLoop))")
         report(results, baselines: baselines)
     }
 
@@ -137,7 +138,14 @@ struct NotifyBench: AsyncParsableCommand {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+        // On a loaded machine the previous baseline's stream can still be running late (its
+        // timer ticks fall behind): stop it, and count and time only what comes after this point.
+        for address in addresses { try await control.stopStream(address) }
+        try await Task.sleep(for: .milliseconds(100))
         let before = try await sentCounts(addresses, control)
+        let receivedBefore = links.map { $0.stats.notifications }.reduce(0, +)
+        let seqLostBefore = links.map { $0.stats.lost }.reduce(0, +)
+        collected.withLock { $0 = PathResult(path: path) }
         let count = UInt32((rate * seconds).rounded())
         try await startStreams(control, count: count)
         try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
@@ -148,12 +156,12 @@ struct NotifyBench: AsyncParsableCommand {
             let after = try await sentCounts(addresses, control)
             result.sent = zip(after, before).map { $0.0.sent - $0.1.sent }.reduce(0, +)
             result.unsent = zip(after, before).map { $0.0.unsent - $0.1.unsent }.reduce(0, +)
-            result.received = links.map { $0.stats.notifications }.reduce(0, +)
+            result.received = links.map { $0.stats.notifications }.reduce(0, +) - receivedBefore
             let streaming = result.sent + result.unsent < Int(count) * addresses.count
             if (!streaming && result.received >= result.sent) || ContinuousClock.now > settle { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        result.seqLost = links.map { $0.stats.lost }.reduce(0, +)
+        result.seqLost = links.map { $0.stats.lost }.reduce(0, +) - seqLostBefore
         for us in try await control.sendCosts() { _ = result.emulator.record(UInt64(us) * 1000) }
         (result.histogram, result.transport, result.inProcess) = collected.withLock { ($0.histogram, $0.transport, $0.inProcess) }
         runner.cancel()

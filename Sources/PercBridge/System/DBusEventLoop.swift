@@ -8,11 +8,12 @@ import Synchronization
 /// Drives one private libdbus connection.
 ///
 /// Threading design:
-/// - **One dedicated thread per connection** runs `run()` (an ordinary thread, see the
-///   note there on why not real-time): it `poll()`s the connection's
-///   socket and an eventfd, lets libdbus read/write without blocking
-///   (`dbus_connection_read_write(conn, 0)`), then dispatches every queued message through
-///   one filter (`handle(_:)`). libdbus' own watch/timeout machinery is not used.
+/// - **One dedicated thread per connection** runs `run()` (ordinary; SCHED_FIFO with
+///   `PERCBRIDGE_DBUS_RT=1`, see `ReceiveThreadPriority` for why not by default): it `poll()`s the connection's socket and an eventfd, lets
+///   libdbus read/write without blocking (`dbus_connection_read_write(conn, 0)`), then
+///   dispatches every queued message through one filter (`handle(_:)`). libdbus' own
+///   watch/timeout machinery is not used. While another thread holds libdbus' I/O path
+///   (a sender writing), the loop cannot read and backs off briefly instead of spinning.
 /// - **Replies** are matched to waiting calls by reply serial in a table guarded by
 ///   `state` (a `Mutex`). A call inserts its entry while it sends, under that lock, so a fast
 ///   reply can never overtake its registration. Continuations are resumed directly on the
@@ -41,6 +42,12 @@ final class DBusEventLoop: @unchecked Sendable {
     private let socketFD: Int32
     private let state = Mutex(State())
     private let loopThread = Atomic<UInt>(0)
+    /// CLOCK_MONOTONIC when the loop's poll() last returned: the receive time of the signals
+    /// read in that round. Touched only by the loop thread (the filter runs there).
+    private var wokeAt: UInt64 = 0
+    /// How long the loop sleeps when the socket is readable but libdbus did not read because
+    /// another thread holds its I/O path (e.g. a preempted sender).
+    static let ioPathBackoffMicroseconds: UInt32 = 50
 
     struct Pending {
         var deadline: UInt64
@@ -171,6 +178,15 @@ final class DBusEventLoop: @unchecked Sendable {
 
     var isOpen: Bool { state.withLock { !$0.closed && !$0.stopping } }
 
+    /// The loop thread's scheduling policy (`SCHED_FIFO`, `SCHED_OTHER`), nil before it runs.
+    var loopThreadPolicy: Int32? {
+        let thread = loopThread.load(ordering: .relaxed)
+        guard thread != 0, state.withLock({ !$0.closed }) else { return nil }
+        var policy: Int32 = 0
+        var param = sched_param()
+        return pthread_getschedparam(pthread_t(thread), &policy, &param) == 0 ? policy : nil
+    }
+
     // MARK: - Subscribers
 
     /// Registers a local subscriber (the bus-side AddMatch is the caller's job).
@@ -249,15 +265,17 @@ final class DBusEventLoop: @unchecked Sendable {
 
     private func run() {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
-        // Deliberately not real-time (unlike NotifySocket): this thread shares libdbus' locks
-        // and I/O path (plain pthread mutexes, no priority inheritance) with ordinary threads
-        // that send. Under SCHED_FIFO, `bench dbus-signals` (sender and receiver in one
-        // process) went from p99 3.8 ms to 255 ms on a loaded machine — most likely this
-        // thread waiting on, or polling for, a preempted sender's lock.
+        // Real-time only on request (PERCBRIDGE_DBUS_RT=1; ReceiveThreadPriority says why
+        // not by default). It shares libdbus' I/O path with senders; see the back-off below.
+        // (Records the status either way, for `bench notify`.)
+        ReceiveThreadPriority.promoteCurrentThread(as: .dbusLoop)
         var fds = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         // Messages that arrived while connecting (e.g. NameAcquired) are already queued.
+        wokeAt = DBusMonotonicClock.now()
         dispatchAll()
+        // Bytes left unread after a round in which nothing could be dispatched (nil: none such).
+        var unreadAfterIdleRound: Int32?
         while true {
             let (stopping, deadline) = state.withLock { s -> (Bool, UInt64) in
                 let next = s.pending.values.lazy.map(\.deadline).min() ?? .max
@@ -270,6 +288,7 @@ final class DBusEventLoop: @unchecked Sendable {
             fds[0].revents = 0
             fds[1].revents = 0
             let rc = poll(&fds, 2, Self.pollTimeout(until: deadline))
+            wokeAt = DBusMonotonicClock.now()
             if rc < 0, errno != EINTR {
                 logger.error("D-Bus event loop: poll failed (errno \(errno)); closing the connection")
                 break
@@ -281,7 +300,22 @@ final class DBusEventLoop: @unchecked Sendable {
             if fds[0].revents != 0 || wantWrite {
                 dbus_connection_read_write(connection, 0)
             }
-            dispatchAll()
+            let dispatched = dispatchAll()
+            if fds[0].revents & Int16(POLLIN) != 0, dispatched == 0 {
+                // Readable, yet nothing came in: either a long message arriving in parts, or
+                // another thread holds libdbus' I/O path (read_write(0) then returns without
+                // reading and poll() would report the same bytes again at once). The second
+                // shows as unread bytes that did not shrink since the last such round: then
+                // sleep briefly, so that a real-time loop cannot starve a preempted sender.
+                var unread: Int32 = 0
+                _ = ioctl(socketFD, UInt(FIONREAD), &unread)
+                if let before = unreadAfterIdleRound, unread > 0, unread >= before {
+                    usleep(Self.ioPathBackoffMicroseconds)
+                }
+                unreadAfterIdleRound = unread
+            } else {
+                unreadAfterIdleRound = nil
+            }
             expireTimeouts()
             if dbus_connection_get_is_connected(connection) == 0 {
                 logger.info("D-Bus connection \(uniqueName) was closed by the bus")
@@ -291,8 +325,15 @@ final class DBusEventLoop: @unchecked Sendable {
         teardown()
     }
 
-    private func dispatchAll() {
-        while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+    /// Dispatches every queued message; returns how many.
+    @discardableResult
+    private func dispatchAll() -> Int {
+        var count = 0
+        while dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS {
+            count += 1
+            if dbus_connection_dispatch(connection) != DBUS_DISPATCH_DATA_REMAINS { break }
+        }
+        return count
     }
 
     private static func pollTimeout(until deadline: UInt64) -> Int32 {
@@ -371,7 +412,8 @@ final class DBusEventLoop: @unchecked Sendable {
     }
 
     private func handleSignal(_ raw: OpaquePointer) {
-        let receivedAt = DBusMonotonicClock.now()
+        // The time the loop woke up to read it: libdbus' read and parse count as ours.
+        let receivedAt = wokeAt
         guard let p = dbus_message_get_path(raw), let i = dbus_message_get_interface(raw),
               let m = dbus_message_get_member(raw) else { return }
         let path = DBusObjectPath(unchecked: String(cString: p))

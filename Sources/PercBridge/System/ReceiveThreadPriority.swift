@@ -1,30 +1,46 @@
-// Real-time scheduling (SCHED_FIFO) for the AcquireNotify reader thread, when allowed.
+// Real-time scheduling (SCHED_FIFO) for the threads that receive notifications, when allowed.
 import Foundation
 import Glibc
 import Synchronization
 
-/// Lets the AcquireNotify reader thread (`NotifySocket`) run under `SCHED_FIFO` at a low
-/// real-time priority. The D-Bus loop threads stay ordinary: they share libdbus' locks
-/// (no priority inheritance) with ordinary sending threads; with real-time loop threads
-/// `bench dbus-signals` went from p99 3.8 ms to 255 ms on a loaded machine (see DBusEventLoop.run).
+/// Lets the threads that receive BLE notifications run under `SCHED_FIFO` at a low
+/// real-time priority: the AcquireNotify reader (`NotifySocket`, the fd path) by default,
+/// the D-Bus event loop threads (`DBusEventLoop`, the StartNotify path) on request.
 ///
 /// Why: on a busy machine most of a notification's latency is the time its receiving thread,
 /// woken by the kernel, waits for a core behind ordinary (SCHED_OTHER) work; a real-time
-/// thread runs at once. The reader does a few microseconds of bounded work per message
-/// (read, decode, hand over) and then sleeps, so it cannot starve the machine (and the
-/// kernel's RT throttling caps it at 95% of a core anyway); the locks it takes are Swift
-/// `Mutex`es held briefly. The tangible engine, outputs and everything on the Swift task
-/// pool stay ordinary. Event handlers called on it (`PercLink`'s `onEvent`) must be quick
-/// and must not block.
+/// thread runs at once. Both do bounded work per message (read, decode, hand over) and then
+/// sleep, so they cannot starve the machine (and the kernel's RT throttling caps them at 95%
+/// of a core anyway). The tangible engine, outputs and everything on the Swift task pool
+/// stay ordinary. Event handlers called on these threads (`PercLink`'s `onEvent`, signal
+/// handlers) must be quick and must not block.
 ///
-/// Priority: `$PERCBRIDGE_RT_PRIORITY` (1…99), default 10; 0 turns it off. Needs root,
+/// Why the D-Bus loops stay ordinary by default: in interleaved runs of `bench notify`
+/// (docs/benchmarks.md) a real-time loop cut our own share of a StartNotify notification
+/// (wake-up → SensorEvent) from p50 ≈ 0.14 to 0.04 ms, but end to end it gained nothing:
+/// on two shared cores it preempts dbus-daemon and the sender, and the signal then waits
+/// there instead (median p99 5.2 ms with, 4.7 ms without). A loop thread shares libdbus'
+/// I/O path with ordinary threads that send on the same connection; `DBusEventLoop` backs
+/// off instead of spinning while a sender holds it, which keeps the option safe (without
+/// that, a real-time loop spun against a preempted sender: `bench dbus-signals` p99 255 ms).
+///
+/// Priority: `$PERCBRIDGE_RT_PRIORITY` (1…99), default 10; 0 turns it off for all of them.
+/// `$PERCBRIDGE_DBUS_RT=1` makes the D-Bus loop threads real-time too. Needs root,
 /// CAP_SYS_NICE or an RLIMIT_RTPRIO at least that high (systemd: `LimitRTPRIO=10`); without
-/// them the thread stays ordinary and `status` says why.
+/// them the threads stay ordinary and `status(of:)` says why.
 enum ReceiveThreadPriority {
-    /// The outcome of the last promotion attempt (for benches and diagnostics).
-    static var status: String { lastStatus.withLock { $0 } }
+    enum Role: String, Sendable {
+        case notifySocket = "AcquireNotify reader"
+        case dbusLoop = "D-Bus loop"
+    }
 
-    private static let lastStatus = Mutex("not tried")
+    /// The outcome of the last promotion attempt of a role (for benches and diagnostics).
+    static func status(of role: Role) -> String { lastStatus.withLock { $0[role] ?? "not tried" } }
+
+    /// Kept for callers that only know the AcquireNotify reader.
+    static var status: String { status(of: .notifySocket) }
+
+    private static let lastStatus = Mutex([Role: String]())
 
     static let requested: Int32 = {
         guard let text = ProcessInfo.processInfo.environment["PERCBRIDGE_RT_PRIORITY"] else { return 10 }
@@ -32,18 +48,25 @@ enum ReceiveThreadPriority {
         return value
     }()
 
+    /// True when `$PERCBRIDGE_DBUS_RT` is 1: the D-Bus loop threads run real-time too.
+    static let dbusLoops: Bool = ProcessInfo.processInfo.environment["PERCBRIDGE_DBUS_RT"] == "1"
+
     /// Puts the calling thread under SCHED_FIFO at `requested`; true when it is.
     @discardableResult
-    static func promoteCurrentThread() -> Bool {
+    static func promoteCurrentThread(as role: Role = .notifySocket) -> Bool {
         guard requested > 0 else {
-            lastStatus.withLock { $0 = "off (PERCBRIDGE_RT_PRIORITY=0)" }
+            lastStatus.withLock { $0[role] = "ordinary (PERCBRIDGE_RT_PRIORITY=0)" }
+            return false
+        }
+        guard role != .dbusLoop || dbusLoops else {
+            lastStatus.withLock { $0[role] = "ordinary (the default; PERCBRIDGE_DBUS_RT=1 makes them real-time)" }
             return false
         }
         var param = sched_param()
         param.sched_priority = requested
         let rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param)
         lastStatus.withLock {
-            $0 = rc == 0 ? "SCHED_FIFO \(requested)"
+            $0[role] = rc == 0 ? "SCHED_FIFO \(requested)"
                 : "ordinary (SCHED_FIFO \(requested) not permitted: \(String(cString: strerror(rc))); needs CAP_SYS_NICE or LimitRTPRIO)"
         }
         return rc == 0
