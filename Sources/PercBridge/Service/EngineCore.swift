@@ -120,21 +120,17 @@ struct EngineCore {
 
     /// Starts LightCheck's search for the light-sensor offset of a tangible lying still.
     mutating func startCalibration(of id: TangibleID) throws {
-        guard let report = lastOutput?.tangible(id), let pose = report.pose,
-              engine.definitions.contains(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
-        try start(CalibrationCommand(action: .start, tangible: id, afterFrame: lastFrame, time: lastTime, pose: pose))
+        guard let pose = lastOutput?.tangible(id)?.pose else { throw CalibrationError.notOnSurface(id) }
+        try startCalibration(of: id, at: pose)
     }
 
     /// Starts the offset search for a tangible whose pose is known without recognition:
     /// one just defined from its traces lies at its markers' centroid with angle 0.
     mutating func startCalibration(of id: TangibleID, at pose: Pose) throws {
         guard engine.definitions.contains(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
-        try start(CalibrationCommand(action: .start, tangible: id, afterFrame: lastFrame, time: lastTime, pose: pose))
-    }
-
-    /// Through the replay core, so `percbridge replay` applies the recorded command the same way.
-    private mutating func start(_ command: CalibrationCommand) throws {
-        guard core.apply(command) else { throw CalibrationError.alreadyRunning(command.tangible) }
+        // Through the replay core, so `percbridge replay` applies the recorded command the same way.
+        let command = CalibrationCommand(action: .start, tangible: id, afterFrame: lastFrame, time: lastTime, pose: pose)
+        guard core.apply(command) else { throw CalibrationError.alreadyRunning(id) }
         commands.append(command)
     }
 

@@ -19,26 +19,32 @@ final class Collected: Sendable {
 
 @Suite(.serialized) struct NetworkInputTests {
     static let surface = Vec2(1000, 500)
+    /// python-osc sender to the port in argv[1]; `bundle(msgs)` builds one /tuio/2Dcur bundle.
+    static let pythonOscPreamble = """
+        import sys
+        from pythonosc.udp_client import SimpleUDPClient
+        from pythonosc.osc_bundle_builder import OscBundleBuilder, IMMEDIATELY
+        from pythonosc.osc_message_builder import OscMessageBuilder
+        c = SimpleUDPClient("127.0.0.1", int(sys.argv[1]))
+        def bundle(msgs):
+            b = OscBundleBuilder(IMMEDIATELY)
+            for args in msgs:
+                m = OscMessageBuilder("/tuio/2Dcur")
+                for a in args: m.add_arg(a)
+                b.add_content(m.build())
+            return b.build()
+
+        """
 
     @Test func pythonOscTUIO11BundlesBecomeContacts() async throws {
         let source = UDPTUIOSource(host: "127.0.0.1", port: 0, surfaceSize: Self.surface)
         let got = Collected()
         let port = try await source.bind(sink: got.sink)
         defer { Task { await source.close() } }
-        let script = """
-        import sys
-        from pythonosc.udp_client import SimpleUDPClient
-        from pythonosc.osc_bundle_builder import OscBundleBuilder, IMMEDIATELY
-        from pythonosc.osc_message_builder import OscMessageBuilder
-        c = SimpleUDPClient("127.0.0.1", int(sys.argv[1]))
+        let script = Self.pythonOscPreamble + """
         def frame(fseq, alive, sets):
-            b = OscBundleBuilder(IMMEDIATELY)
             msgs = [["source", "pyosc@test"], ["alive"] + alive] + [["set", s, x, y, 0.0, 0.0, 0.0] for s, x, y in sets] + [["fseq", fseq]]
-            for args in msgs:
-                m = OscMessageBuilder("/tuio/2Dcur")
-                for a in args: m.add_arg(a)
-                b.add_content(m.build())
-            c.send(b.build())
+            c.send(bundle(msgs))
         frame(1, [3, 4], [(3, 0.5, 0.25), (4, 0.1, 0.1)])
         frame(2, [3, 4], [(3, 0.75, 0.25)])
         frame(2, [3], [])          # duplicate: dropped
@@ -61,20 +67,10 @@ final class Collected: Sendable {
         let got = Collected()
         let port = try await source.bind(sink: got.sink)
         defer { Task { await source.close() } }
-        let script = """
-        import sys
-        from pythonosc.udp_client import SimpleUDPClient
-        from pythonosc.osc_bundle_builder import OscBundleBuilder, IMMEDIATELY
-        from pythonosc.osc_message_builder import OscMessageBuilder
-        c = SimpleUDPClient("127.0.0.1", int(sys.argv[1]))
+        let script = Self.pythonOscPreamble + """
         ids = list(range(1, 61))
         msgs = [["source", "big@test"], ["alive"] + ids] + [["set", s, s / 100.0, 0.5, 0.0, 0.0, 0.0] for s in ids] + [["fseq", 1]]
-        b = OscBundleBuilder(IMMEDIATELY)
-        for args in msgs:
-            m = OscMessageBuilder("/tuio/2Dcur")
-            for a in args: m.add_arg(a)
-            b.add_content(m.build())
-        data = b.build()
+        data = bundle(msgs)
         assert data.size > 2048, data.size
         c.send(data)
         print(data.size)
