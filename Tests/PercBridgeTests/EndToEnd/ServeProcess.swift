@@ -97,7 +97,8 @@ final class ServeProcess: @unchecked Sendable {
     }
 }
 
-/// A temp dir for one test, removed at the end.
+/// A temp dir for one test, removed at the end (kept when `PERCBRIDGE_KEEP_TMP=1`, to look
+/// at a failed run's recording and logs).
 final class TempDir: Sendable {
     let url: URL
     init(_ prefix: String) throws {
@@ -105,7 +106,10 @@ final class TempDir: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit {
+        if ProcessInfo.processInfo.environment["PERCBRIDGE_KEEP_TMP"] == "1" { return }
+        try? FileManager.default.removeItem(at: url)
+    }
 }
 
 extension ServeProcess.Setup {

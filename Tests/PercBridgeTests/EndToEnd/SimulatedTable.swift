@@ -8,7 +8,9 @@ import MTKTangibles
 ///   light-check overlay and reports `presented`) that also drives the BlueZ emulator
 ///   over D-Bus: a PERC's field sensor goes on when its marker traces show up in the
 ///   service's frames, its light sensor follows the overlay patch under it (black
-///   background), and it sends a heartbeat every 0.5 s (which also re-announces its state
+///   background) as HARDWARE-MODEL.md says: 1–4 frames (60 Hz) after the overlay is
+///   presented plus one BLE connection interval (30 ms) and 1–3 ms of host stack, from a
+///   seeded generator. It sends a heartbeat every 0.5 s (which also re-announces its state
 ///   after a reconnect, as PERC firmware does).
 /// - `tuioSender`: a touch tracker sending TUIO 1.1 `/tuio/2Dcur` with python-osc.
 enum SimulatedTable {
@@ -28,7 +30,7 @@ enum SimulatedTable {
     }
 
     static let world = #"""
-import base64, json, math, os, socket, struct, sys, time
+import base64, json, math, os, random, socket, struct, sys, time
 import dbus
 args = json.loads(sys.argv[1])
 bus = dbus.bus.BusConnection(args["bus"])
@@ -78,7 +80,11 @@ class Socket:
             self.buf += chunk
 
 percs = args["percs"]
+# What each sensor reported last, and what it sees now (it reports that after its latency).
 light = {p["address"]: 0 for p in percs}
+seen = dict(light)
+pending = []
+rng = random.Random(args.get("seed", 1))
 placed = set()
 counts = {"presented": 0, "light_changes": 0, "sent": 0, "unsent": 0}
 def notify(p):
@@ -96,7 +102,8 @@ ws.send({"type": "hello", "protocol": 1, "name": "simulated display", "draws_ove
 end, beat, report = time.time() + args["seconds"], 0, 0
 last = None
 while time.time() < end:
-    m = ws.recv(0.05)
+    wait = 0.05 if not pending else max(0.0, min(0.05, min(d for d, _, _ in pending) - time.time()))
+    m = ws.recv(wait)
     if m and m["type"] == "frame":
         last = m
         pts = [(q["x"], q["y"]) for q in m.get("pointers", [])]
@@ -119,11 +126,17 @@ while time.time() < end:
                     under.append([patch.get("tangible"), patch.get("purpose"), patch["colour"]])
             if under:
                 out({"event": "sensor-under", "address": p["address"], "overlay": m["overlay"], "patches": under})
-            if colour != light[p["address"]]:
-                light[p["address"]] = colour
-                counts["light_changes"] += 1
-                notify(p)
+            if colour != seen[p["address"]]:
+                seen[p["address"]] = colour
+                delay = rng.randint(1, 4) / 60 + rng.uniform(0, 0.030) + rng.uniform(0.001, 0.003)
+                pending.append((time.time() + delay, p["address"], colour))
     now = time.time()
+    for due, address, colour in sorted(q for q in pending if q[0] <= now):
+        pending.remove((due, address, colour))
+        if colour != light[address]:
+            light[address] = colour
+            counts["light_changes"] += 1
+            notify(next(p for p in percs if p["address"] == address))
     if now >= beat:
         beat = now + 0.5
         for p in percs:
