@@ -14,11 +14,11 @@ import Synchronization
 /// Listeners and waiters run on the D-Bus connection's event loop thread: they must be quick.
 ///
 /// GATT notifications (StartNotify path: a PropertiesChanged of `GattCharacteristic1` that
-/// changes only `Value`) are the hot path — 1000/s for 10 PERCs at 100 Hz. They update the
-/// mirror and go straight to the one value sink registered for that characteristic
-/// (`onValue`), looked up by path; listeners and waiters are not run for them (nothing in
-/// the tree they watch changed), so a notification costs one dictionary lookup, not a
-/// round of every PERC's wait predicates.
+/// changes only `Value`) are the hot path — 1000/s for 10 PERCs at 100 Hz. For a
+/// characteristic with a value sink (`onValue`) the connection reads them in place and hands
+/// the bytes straight to that sink (`DBusConnection.onPropertyBytes`): no decoding into
+/// values, no listeners or waiters (nothing in the tree they watch changed), and the mirror
+/// does not keep that characteristic's `Value` (nothing reads it).
 final class BlueZMirror: Sendable {
     typealias Listener = @Sendable (BlueZChange) -> Void
     /// A characteristic's new value and its arrival (CLOCK_MONOTONIC seconds).
@@ -32,7 +32,8 @@ final class BlueZMirror: Sendable {
         var owner: String?
         var listeners: [Int: Listener] = [:]
         var nextListener = 1
-        var valueSinks: [DBusObjectPath: (id: Int, sink: ValueSink)] = [:]
+        /// Value sink ids → the connection's handler ids (`onPropertyBytes`).
+        var valueSinks: [Int: UInt64] = [:]
         var subscriptions: [DBusSignalSubscription] = []
         var generation = 0
         /// Grows with every snapshot and every adapter that appears: waiters that back off
@@ -174,18 +175,22 @@ final class BlueZMirror: Sendable {
     /// `sink`, on the event loop thread; replaces an earlier sink of that characteristic.
     /// Returns an id for `removeValueSink`.
     func onValue(of characteristic: DBusObjectPath, _ sink: @escaping ValueSink) -> Int {
-        state.withLock { s in
+        let handler = connection.onPropertyBytes(sender: BlueZ.service, path: characteristic,
+                                                 interface: BlueZ.gattCharacteristicInterface, property: "Value") { bytes, at in
+            sink(bytes, Double(at) / 1e9)
+        }
+        return state.withLock { s in
             let id = s.nextListener
             s.nextListener += 1
-            s.valueSinks[characteristic] = (id, sink)
+            s.valueSinks[id] = handler
             return id
         }
     }
 
     /// Removes the sink `id` (a newer sink of the same characteristic stays).
     func removeValueSink(_ id: Int) {
-        state.withLock { s in
-            if let path = s.valueSinks.first(where: { $0.value.id == id })?.key { s.valueSinks[path] = nil }
+        if let handler = state.withLock({ $0.valueSinks.removeValue(forKey: id) }) {
+            connection.removePropertyBytesHandler(handler)
         }
     }
 
@@ -235,17 +240,6 @@ final class BlueZMirror: Sendable {
             var invalidated: [String] = []
             if signal.arguments.count > 2 { invalidated = signal.arguments[2].stringArray ?? [] }
             let path = signal.path
-            if interface == BlueZ.gattCharacteristicInterface, invalidated.isEmpty, changed.values.count == 1,
-               let value = changed.values["Value"], let bytes = value.bytes {
-                // A notification: store it and hand it to the characteristic's sink only.
-                let sink = state.withLock { s -> ValueSink? in
-                    guard s.objects[path] != nil else { return nil }
-                    s.objects[path]![interface, default: BlueZ.Properties()].values["Value"] = value
-                    return s.valueSinks[path]?.sink
-                }
-                sink?(bytes, signal.receivedAt)
-                return
-            }
             let known = state.withLock { s -> Bool in
                 guard s.objects[path] != nil else { return false }
                 s.objects[path]![interface, default: BlueZ.Properties()].merge(changed, invalidated: invalidated)

@@ -21,6 +21,20 @@ extension DBusConnection {
         try await subscribe(rule, deliver: handler, finish: {})
     }
 
+    /// Hands `sender`'s changes of only `interface`.`property` (a byte array) on `path` to
+    /// `handler` on the event loop thread, read in place without building a `DBusSignal`: the
+    /// StartNotify path of GATT notifications. Other signals on that path go to the
+    /// subscribers as usual. It adds no rule to the bus: a subscription of this connection
+    /// with `sender` as sender must bring those signals (see `DBusPropertyBytesSink`).
+    /// Replaces an earlier handler of `path`; returns an id for `removePropertyBytesHandler`.
+    func onPropertyBytes(sender: String, path: DBusObjectPath, interface: String, property: String,
+                         handler: @escaping @Sendable (_ bytes: [UInt8], _ receivedAtNanoseconds: UInt64) -> Void) -> UInt64 {
+        loop.addPropertySink(path: path, sender: sender, interface: interface, property: property, deliver: handler)
+    }
+
+    /// Removes the handler `id` of `onPropertyBytes` (a newer handler of the same path stays).
+    func removePropertyBytesHandler(_ id: UInt64) { loop.removePropertySink(id: id) }
+
     func subscribe(
         _ rule: DBusMatchRule, deliver: @escaping @Sendable (DBusSignal) -> Void, finish: @escaping @Sendable () -> Void
     ) async throws -> DBusSignalSubscription {

@@ -59,6 +59,8 @@ final class DBusEventLoop: @unchecked Sendable {
         var pending: [UInt32: Pending] = [:]
         var subscribers: [DBusSignalSubscriber] = []
         var nextSubscriberID: UInt64 = 1
+        /// Direct receivers of one byte-array property per object path (`DBusPropertyBytesSink`).
+        var propertySinks: [String: DBusPropertyBytesSink] = [:]
         /// Owners of well-known names that rules name as sender ("" = no owner).
         var owners: [String: String] = [:]
         var ownerWatchCount: [String: Int] = [:]
@@ -210,6 +212,29 @@ final class DBusEventLoop: @unchecked Sendable {
             guard let index = s.subscribers.firstIndex(where: { $0.id == id }) else { return false }
             s.subscribers.remove(at: index)
             return true
+        }
+    }
+
+    /// Sends `sender`'s changes of only `interface`.`property` (an `ay`) on `path` straight to
+    /// `deliver` on the loop thread (see `DBusPropertyBytesSink`); replaces an earlier sink of
+    /// that path. Sees only signals this connection receives anyway: a subscription with
+    /// `sender` as its sender must bring them (its rule is what tells the bus, and it keeps
+    /// the sender's owner known). Returns an id for `removePropertySink`.
+    func addPropertySink(path: DBusObjectPath, sender: String, interface: String, property: String,
+                         deliver: @escaping @Sendable ([UInt8], UInt64) -> Void) -> UInt64 {
+        state.withLock { s in
+            let id = s.nextSubscriberID
+            s.nextSubscriberID += 1
+            s.propertySinks[path.rawValue] = DBusPropertyBytesSink(id: id, sender: sender, interface: interface,
+                                                                   property: property, deliver: deliver)
+            return id
+        }
+    }
+
+    /// Removes the sink `id` (a newer sink of the same path stays).
+    func removePropertySink(id: UInt64) {
+        state.withLock { s in
+            if let path = s.propertySinks.first(where: { $0.value.id == id })?.key { s.propertySinks[path] = nil }
         }
     }
 
@@ -416,6 +441,10 @@ final class DBusEventLoop: @unchecked Sendable {
         let receivedAt = wokeAt
         guard let p = dbus_message_get_path(raw), let i = dbus_message_get_interface(raw),
               let m = dbus_message_get_member(raw) else { return }
+        if strcmp(m, "PropertiesChanged") == 0, strcmp(i, DBusConnection.propertiesInterface) == 0,
+           deliverToPropertySink(raw, path: p, receivedAt: receivedAt) {
+            return
+        }
         let path = DBusObjectPath(unchecked: String(cString: p))
         let interface = String(cString: i)
         let member = String(cString: m)
@@ -449,5 +478,18 @@ final class DBusEventLoop: @unchecked Sendable {
             }
             subscriber.deliver(signal!)
         }
+    }
+
+    /// The direct path of `DBusPropertyBytesSink`: true when a sink took the signal.
+    private func deliverToPropertySink(_ raw: OpaquePointer, path: UnsafePointer<CChar>, receivedAt: UInt64) -> Bool {
+        let key = String(cString: path)
+        let found = state.withLock { s -> (DBusPropertyBytesSink, String?)? in
+            guard let sink = s.propertySinks[key] else { return nil }
+            return (sink, s.owners[sink.sender])
+        }
+        guard let (sink, owner) = found, let owner, !owner.isEmpty, let sender = dbus_message_get_sender(raw),
+              strcmp(sender, owner) == 0, let bytes = sink.bytes(of: raw) else { return false }
+        sink.deliver(bytes, receivedAt)
+        return true
     }
 }

@@ -117,7 +117,7 @@ final class Counter: Sendable {
 }
 
 /// Waits until `condition` holds (fails after 30 s instead of hanging).
-private func dbusEventually(_ condition: () -> Bool) async throws {
+func dbusEventually(_ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(30)
     while !condition() {
         guard ContinuousClock.now < deadline else { throw PrivateBusError("condition not met within 30 s") }
