@@ -39,6 +39,10 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// the touches up to the field sensor delay plus a connection interval before its
     /// field-off arrives (about 150 + 30 ms on the reference hardware).
     public var restingGrace: Seconds = 0.25
+    /// How long an identify check waits when a marker touch drops out (a flicker) and with it
+    /// every candidate: the touch comes back as a new trace a few frames later and the check
+    /// goes on with it (HARDWARE-MODEL: drop-outs of 1–10 touch samples).
+    public var dropoutGrace: Seconds = 0.2
     public var stationaryCheckInterval: Seconds = 2.0
     public var stationaryRetryDelay: Seconds = 0.25
     public var stationaryFailureLimit: Int = 3
@@ -75,6 +79,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         recoveryRadius = try v(.recoveryRadius, d.recoveryRadius)
         driftLimit = try v(.driftLimit, d.driftLimit)
         restingGrace = try v(.restingGrace, d.restingGrace)
+        dropoutGrace = try v(.dropoutGrace, d.dropoutGrace)
         stationaryCheckInterval = try v(.stationaryCheckInterval, d.stationaryCheckInterval)
         stationaryRetryDelay = try v(.stationaryRetryDelay, d.stationaryRetryDelay)
         stationaryFailureLimit = try v(.stationaryFailureLimit, d.stationaryFailureLimit)

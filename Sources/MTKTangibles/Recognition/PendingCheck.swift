@@ -13,6 +13,9 @@ struct PendingCheck: Hashable, Sendable {
     /// Hypothesis id of each candidate, and the next id to give.
     var ids: [Int]
     var nextID: Int
+    /// When none of its candidates was offered any more (a marker touch dropped out); nil
+    /// while some are. The check waits `dropoutGrace` for the touch to come back.
+    var orphanedSince: Seconds?
     /// Candidates the check has had, with their ids: one that comes back (a tuple at the
     /// edge of the tolerance) gets its id back, and with it the evidence on it.
     private var departed: [Departed] = []
@@ -54,19 +57,26 @@ struct PendingCheck: Hashable, Sendable {
         for (k, c) in others.enumerated() where newIDs[k] == nil {
             if let d = departed.last(where: { $0.candidate.sameCandidate(c) }), !taken(d.id) { newIDs[k] = d.id }
         }
-        // A successor: a triple that differs from one no longer offered in one trace only,
-        // at the same pose (a marker's touch ended and came back as a new trace), keeps
-        // that one's id and with it the answers gathered on it. Likewise a triple grown
-        // from a tuple no longer offered (its third touch came): the same traces on the
-        // same markers, one more.
-        for (k, c) in others.enumerated() where newIDs[k] == nil && !c.isTuple {
-            let set = Set(c.traceSet)
+        // A successor: a candidate that differs from one no longer offered in one trace only,
+        // on the same markers and at the same pose (a marker's touch ended and came back as
+        // a new trace), keeps that one's id and with it the answers gathered on it. Likewise
+        // a triple grown from a tuple no longer offered (its third touch came): the same
+        // traces on the same markers, one more.
+        for (k, c) in others.enumerated() where newIDs[k] == nil {
             guard let i = candidates.indices.first(where: { i in
                 let o = candidates[i]
                 guard !taken(ids[i]), !others.contains(where: { $0.sameCandidate(o) }) else { return false }
-                if o.isTuple { return (0..<3).allSatisfy { o.traces[$0] == nil || o.traces[$0] == c.traces[$0] } }
-                return set.intersection(o.traceSet).count == 2
-                    && o.pose.position.distance(to: c.pose.position) <= Self.successorDistance
+                guard o.pose.position.distance(to: c.pose.position) <= Self.successorDistance || (o.isTuple && !c.isTuple) else { return false }
+                switch (o.isTuple, c.isTuple) {
+                case (true, false): return (0..<3).allSatisfy { o.traces[$0] == nil || o.traces[$0] == c.traces[$0] }
+                case (false, false): return Set(c.traceSet).intersection(o.traceSet).count == 2
+                case (true, true):
+                    // A tuple keeps its markers: the one trace it kept stays on its marker
+                    // (and lies still: two traces of a moving PERC say too little).
+                    return !o.isMoving && !c.isMoving && (0..<3).allSatisfy { (o.traces[$0] == nil) == (c.traces[$0] == nil) }
+                        && (0..<3).filter { o.traces[$0] != nil && o.traces[$0] == c.traces[$0] }.count == 1
+                case (false, true): return false
+                }
             }) else { continue }
             newIDs[k] = ids[i]
         }
@@ -86,6 +96,7 @@ struct PendingCheck: Hashable, Sendable {
         }
         if departed.count > 32 { departed.removeFirst(departed.count - 32) }
         candidates = others; ids = assigned; nextID = next
+        orphanedSince = nil
         return true
     }
 }

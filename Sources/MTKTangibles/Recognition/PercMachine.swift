@@ -301,7 +301,22 @@ public struct PercMachine: Sendable {
             }
         }
         chosen = Array(chosen.prefix(config.maxHypotheses))
-        guard !chosen.isEmpty else { s.check = nil; return }
+        guard !chosen.isEmpty else {
+            // A marker touch that dropped out takes every candidate of a running check with
+            // it until it comes back as a new trace, a few frames later: the check waits for
+            // that (`dropoutGrace`) rather than going, with its evidence, to be asked again
+            // under a new request.
+            if var check = s.check, check.kind == .identify, !check.isMoving {
+                let since = check.orphanedSince ?? time
+                if time - since <= config.dropoutGrace {
+                    check.orphanedSince = since
+                    s.check = check
+                    return
+                }
+            }
+            s.check = nil
+            return
+        }
         let v = chosen.reduce(Vec2.zero) { $0 + $1.velocity } / Double(chosen.count)
         // The running check goes on while any of its candidates is still offered: candidates
         // that come and go (a tuple at the edge of the tolerance, a third touch arriving)

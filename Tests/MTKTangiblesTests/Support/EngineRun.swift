@@ -16,7 +16,10 @@ struct EngineRun {
     private var asked: Set<UInt64> = []
 
     init(_ name: String, config: EngineConfig = EngineConfig()) {
-        let scenario = BuiltInScenarios.named(name)!
+        self.init(BuiltInScenarios.named(name)!, config: config)
+    }
+
+    init(_ scenario: Scenario, config: EngineConfig = EngineConfig()) {
         runner = try! ScenarioRunner(scenario)
         engine = Engine(config: config, definitions: runner.world.definitions)
     }
