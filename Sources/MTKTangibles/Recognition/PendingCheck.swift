@@ -66,14 +66,15 @@ struct PendingCheck: Hashable, Sendable {
             guard let i = candidates.indices.first(where: { i in
                 let o = candidates[i]
                 guard !taken(ids[i]), !others.contains(where: { $0.sameCandidate(o) }) else { return false }
-                guard o.pose.position.distance(to: c.pose.position) <= Self.successorDistance || (o.isTuple && !c.isTuple) else { return false }
+                let samePose = o.pose.position.distance(to: c.pose.position) <= Self.successorDistance
                 switch (o.isTuple, c.isTuple) {
                 case (true, false): return (0..<3).allSatisfy { o.traces[$0] == nil || o.traces[$0] == c.traces[$0] }
-                case (false, false): return Set(c.traceSet).intersection(o.traceSet).count == 2
+                case (false, false): return samePose && Set(c.traceSet).intersection(o.traceSet).count == 2
                 case (true, true):
                     // A tuple keeps its markers: the one trace it kept stays on its marker
                     // (and lies still: two traces of a moving PERC say too little).
-                    return !o.isMoving && !c.isMoving && (0..<3).allSatisfy { (o.traces[$0] == nil) == (c.traces[$0] == nil) }
+                    return samePose && !o.isMoving && !c.isMoving
+                        && (0..<3).allSatisfy { (o.traces[$0] == nil) == (c.traces[$0] == nil) }
                         && (0..<3).filter { o.traces[$0] != nil && o.traces[$0] == c.traces[$0] }.count == 1
                 case (false, true): return false
                 }

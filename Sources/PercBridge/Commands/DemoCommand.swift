@@ -129,7 +129,7 @@ struct DemoCommand: AsyncParsableCommand {
             })
         var recording: DemoRecording?
         if let record {
-            recording = try DemoRecording(path: record, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
+            recording = try DemoRecording(path: record, config: config, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
         }
         let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
                             recording: recording, links: links, logger: logger)

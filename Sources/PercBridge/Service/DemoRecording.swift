@@ -5,11 +5,13 @@ import MTKTangibles
 struct DemoRecording: Sendable {
     private let recorder: Recorder
 
-    init(path: String, surface: Vec2, rate: Double, scenario: String, definitions: [TangibleDefinition]) throws {
+    /// `config`: the one the demo's core runs with (its settings go into the header).
+    init(path: String, config: ServiceConfig, surface: Vec2, rate: Double, scenario: String,
+         definitions: [TangibleDefinition]) throws {
         recorder = try Recorder(path: path, header: RecordingHeader(writer: "percbridge demo", surface: surface,
                                                                     rateHz: rate, sources: ["simulator:\(scenario)"],
-                                                                    engine: ServiceConfig().engineConfig,
-                                                                    lightChecks: ServiceConfig().lightCheckConfig))
+                                                                    engine: config.engineConfig,
+                                                                    lightChecks: config.lightCheckConfig))
         recorder.record(definitions: definitions)
     }
 

@@ -37,9 +37,6 @@ enum ReceiveThreadPriority {
     /// The outcome of the last promotion attempt of a role (for benches and diagnostics).
     static func status(of role: Role) -> String { lastStatus.withLock { $0[role] ?? "not tried" } }
 
-    /// Kept for callers that only know the AcquireNotify reader.
-    static var status: String { status(of: .notifySocket) }
-
     private static let lastStatus = Mutex([Role: String]())
 
     static let requested: Int32 = {
