@@ -134,7 +134,7 @@ struct NotifyBench: AsyncParsableCommand {
         let deadline = ContinuousClock.now + .seconds(30)
         while links.contains(where: { $0.notifyPath != path || $0.linkUps == 0 }) {
             guard ContinuousClock.now < deadline else {
-                throw BlueZCLI.Failure("the PERC links did not come up on \(path.rawValue) within 30 s (run with -v to see why)")
+                throw CLIError(.unavailable, "the PERC links did not come up on \(path.rawValue) within 30 s (run with -v to see why)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

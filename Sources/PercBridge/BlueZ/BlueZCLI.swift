@@ -4,12 +4,6 @@ import Logging
 
 /// Helpers of the BlueZ commands (`scan`, `pair`, `monitor`).
 enum BlueZCLI {
-    /// A failure message for the user (what happened, what to do); exit status 1.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ message: String) { description = message }
-    }
-
     /// A logger to stderr: warnings only, everything from info up with --verbose.
     static func logger(_ label: String, verbose: Bool) -> Logger {
         var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
@@ -30,14 +24,17 @@ enum BlueZCLI {
 
     /// Opens a BlueZ session and checks that bluetoothd and an adapter are there.
     static func session(bus: DBusBus, logger: Logger, needAdapter: Bool = true) async throws -> BlueZSession {
-        let session = try await BlueZSession.open(bus: bus, logger: logger)
+        let session: BlueZSession
+        do { session = try await BlueZSession.open(bus: bus, logger: logger) } catch {
+            throw CLIError(.unavailable, "cannot reach the \(bus) (\(error)); is D-Bus running there? pass --bus system|session|ADDRESS")
+        }
         guard session.mirror.bluetoothdPresent else {
             session.close()
-            throw Failure("bluetoothd (org.bluez) is not on the \(bus); start it (systemctl start bluetooth) or pass --bus")
+            throw CLIError(.unavailable, "bluetoothd (org.bluez) is not on the \(bus); start it (systemctl start bluetooth) or pass --bus")
         }
         if needAdapter, session.mirror.adapters.isEmpty {
             session.close()
-            throw Failure("BlueZ has no Bluetooth adapter; plug one in or unblock it (rfkill unblock bluetooth)")
+            throw CLIError(.unavailable, "BlueZ has no Bluetooth adapter; plug one in or unblock it (rfkill unblock bluetooth)")
         }
         return session
     }

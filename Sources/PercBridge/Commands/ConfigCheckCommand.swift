@@ -1,13 +1,15 @@
 // `percbridge config check FILE`: validates a config file and says where each problem is.
 import ArgumentParser
+import Foundation
 
 struct ConfigCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate a config file; print each problem with its line, key and what is allowed.",
         discussion: """
-        Exits 0 and prints a summary when the file is usable, 1 when it is not. Problems
-        are printed one per line as FILE:LINE: KEY: problem; allowed: ...
+        Exits 0 and prints a summary when the file is usable, 78 (EX_CONFIG) when it is not, \
+        66 when it cannot be read. Problems are printed one per line as \
+        FILE:LINE: KEY: problem; allowed: ...
 
         Example:
           $ percbridge config check bad.toml
@@ -28,9 +30,11 @@ struct ConfigCheckCommand: ParsableCommand {
             print("  http: \(c.http.enabled ? "\(c.http.bind)\(c.http.token.isEmpty ? "" : " (token required)")" : "off")")
             print("  control: \(c.control.enabled ? "D-Bus \(c.control.bus) bus" : "off"), registry \(c.registry.path)")
         } catch let e as ConfigError {
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw CLIError(.noInput, "\(file): no such file or not readable; give the path of a config file (docs/percbridge.example.toml is one)")
+            }
             printError(e.description)
-            printError("\(e.issues.count) problem\(e.issues.count == 1 ? "" : "s") in \(file); see docs/configuration.md.")
-            throw ExitCode(1)
+            throw CLIError(.config, "\(e.issues.count) problem\(e.issues.count == 1 ? "" : "s") in \(file); see docs/configuration.md.")
         }
     }
 }

@@ -26,8 +26,7 @@ struct ControlOptions: ParsableArguments {
                 if await Self.serviceOnSessionBus(instead: bus) { hint += " One runs on your session bus (percbridge demo): add --bus session." }
                 if let noServiceHint { hint += " \(noServiceHint)" }
             }
-            FileHandle.standardError.write(Data("Error: \(f.description)\(hint)\n".utf8))
-            throw ExitCode(f.exitCode)
+            throw CLIError(CLIError.Code(rawValue: f.exitCode) ?? .failure, "\(f.description)\(hint)")
         }
     }
 

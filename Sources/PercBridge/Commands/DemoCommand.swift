@@ -87,7 +87,7 @@ struct DemoCommand: AsyncParsableCommand {
         let scenario = try Self.loadScenario(scenario)
         var runner: ScenarioRunner
         do { runner = try ScenarioRunner(scenario, seed: seed, frameRate: rate) } catch {
-            throw ValidationError("scenario \(scenario.name): \(error)")
+            throw CLIError(.dataError, "scenario \(scenario.name): \(error)")
         }
         let surface = runner.world.surface
         let demoRegistry = try DemoRegistry.open(path: registry, scenario: scenario, world: runner.world)
@@ -162,7 +162,7 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("no built-in scenario or file \"\(nameOrFile)\"; built-in: \(scenarioNames.joined(separator: ", "))")
         }
         do { return try Scenario.decode(try Data(contentsOf: URL(fileURLWithPath: nameOrFile))) } catch {
-            throw ValidationError("\(nameOrFile): \(error)")
+            throw CLIError.reading(nameOrFile, "\(nameOrFile): \(error)")
         }
     }
 

@@ -62,12 +62,12 @@ struct DiagnoseCommand: AsyncParsableCommand {
             throw ValidationError("unexpected argument \"\(t)\": a tangible is only given with --light-test N")
         }
         if let h = http, HostPort(parsing: h) == nil { throw ValidationError("--http \(h) is not HOST:PORT") }
-        if let f = from, !FileManager.default.fileExists(atPath: f) {
-            throw ValidationError("--from \(f): no such file; give a recording written by `percbridge record` or `demo --record`")
-        }
     }
 
     func run() async throws {
+        if let f = from, !FileManager.default.fileExists(atPath: f) {
+            throw CLIError(.noInput, "--from \(f): no such file; give a recording written by `percbridge record` or `demo --record`")
+        }
         let configPath = config ?? apply
         let serviceConfig = try loadConfig(configPath)
         if let n = lightTest, let t = tangible {
@@ -78,7 +78,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
         var settings = DiagnoseSettings(config: serviceConfig ?? ServiceConfig())
         if let from {
             let file: RecordingFile
-            do { file = try RecordingFile.read(path: from) } catch { throw fail(error.description) }
+            do { file = try RecordingFile.read(path: from) } catch { throw CLIError.reading(from, error.description) }
             settings.framePeriod = 1 / max(file.header.rateHz, 1)
             let c = serviceConfig ?? ServiceConfig()
             report = RecordingDiagnosis.run(file, source: "recording \(from)", settings: settings,
@@ -86,7 +86,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
                                             fallback: configPath.map { "those of \($0)" } ?? "the defaults")
             if file.bad.total > 0 { printError("\(from): \(file.bad.total) unreadable lines skipped (\(file.bad))") }
         } else {
-            do { report = try await client(serviceConfig).report() } catch { throw fail("\(error)") }
+            do { report = try await client(serviceConfig).report() } catch { throw CLIError(.unavailable, "\(error)") }
         }
         let current = serviceConfig ?? ServiceConfig()
         let windowMs = serviceConfig != nil ? Int(current.recognition.timeWindowMS)
@@ -102,7 +102,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
             if suggest || apply != nil { print("\n" + SuggestionText.render(suggestions), terminator: "") }
         }
         if let html {
-            do { try AtomicFile.write(Data(ReportHTML.render(report, suggestions: suggestions).utf8), to: html) } catch { throw fail("\(error)") }
+            do { try AtomicFile.write(Data(ReportHTML.render(report, suggestions: suggestions).utf8), to: html) } catch { throw CLIError(.cannotCreate, "--html \(html): \(error)") }
             if !json { print("\nHTML report: \(html)") }
         }
         if let apply {
@@ -110,24 +110,19 @@ struct DiagnoseCommand: AsyncParsableCommand {
                 let changes = try ConfigApplier.apply(suggestions, to: apply)
                 let out = changes.isEmpty ? "\(apply): nothing to change" : changes.map { "\(apply): \($0)" }.joined(separator: "\n")
                 if json { printError(out) } else { print("\n" + out + (changes.isEmpty ? "" : "\nrestart the service to use them (systemctl restart percbridge)")) }
-            } catch { throw fail("\(error)") }
+            } catch { throw CLIError(.config, "--apply \(apply): \(error)") }
         }
     }
 
     private func loadConfig(_ path: String?) throws -> ServiceConfig? {
         guard let path else { return nil }
         do { return try ConfigLoader.load(path: path) } catch let e as ConfigError {
-            throw fail("\(e.description)\n\(path) does not parse, so nothing was read or changed; fix it first (percbridge config check \(path))")
+            throw CLIError(.config, "\(e.description)\n\(path) does not parse, so nothing was read or changed; fix it first (percbridge config check \(path))")
         }
     }
 
     private func client(_ config: ServiceConfig?) -> DiagnoseClient {
         let address = http ?? config.map { $0.http.bind.description } ?? "127.0.0.1:8080"
         return DiagnoseClient(hostPort: address, token: token.isEmpty ? (config?.http.token ?? "") : token)
-    }
-
-    private func fail(_ message: String) -> ExitCode {
-        printError("percbridge diagnose: \(message)")
-        return ExitCode(1)
     }
 }

@@ -43,7 +43,7 @@ struct InputCommand: AsyncParsableCommand {
                 size = s
             }
             let rec: EvdevRecording
-            do { rec = try RecordingLoader.load(path: file, descPath: desc) } catch { throw ValidationError(error.description) }
+            do { rec = try RecordingLoader.load(path: file, descPath: desc) } catch { throw CLIError.reading(file, error.description) }
             let report = RecordingReport(RecordingDecoder.decode(rec, surfaceSize: size))
             print(json ? report.json() : report.text())
         }
@@ -111,7 +111,7 @@ struct InputCommand: AsyncParsableCommand {
                 try await source.run { updates in printer.print(updates) }
             }
             printer.onLimit = { task.cancel() }
-            do { try await task.value } catch let e as EvdevDevice.Failure { throw ValidationError(e.description) }
+            do { try await task.value } catch let e as EvdevDevice.Failure { throw CLIError(.noInput, e.description) }
             if let d = source.device.description {
                 FileHandle.standardError.write(Data("device: \(d.name), protocol \(d.mtProtocol.rawValue), \(d.slotCount) slots, clock \(source.device.monotonic ? "monotonic" : "realtime (shifted)")\n".utf8))
             }

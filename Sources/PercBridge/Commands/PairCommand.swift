@@ -90,7 +90,7 @@ struct PairCommand: AsyncParsableCommand {
                                                 message: error.description)))
                 throw ExitCode(1)
             }
-            throw BlueZCLI.Failure(error.description)
+            throw CLIError(.failure, error.description)
         }
     }
 

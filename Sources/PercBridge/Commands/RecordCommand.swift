@@ -40,20 +40,22 @@ struct RecordCommand: AsyncParsableCommand {
         if let jsonUDP { sources.append(JSONInputSource(transport: .udp, host: host, port: jsonUDP, surfaceSize: size)) }
         for node in evdev { sources.append(EvdevInputSource(path: node, surfaceSize: size)) }
         if let recording {
-            do { sources.append(try RecordingInputSource(path: recording, surfaceSize: size)) } catch let e as RecordingError { throw ValidationError(e.description) }
+            do { sources.append(try RecordingInputSource(path: recording, surfaceSize: size)) } catch let e as RecordingError { throw CLIError.reading(recording, e.description) }
         }
         guard !sources.isEmpty else { throw ValidationError("name at least one source: --tuio, --json-tcp, --json-udp, --evdev or --recording") }
         var defs: [TangibleDefinition] = []
         if let definitions {
-            guard let data = FileManager.default.contents(atPath: definitions),
-                  let d = try? JSONDecoder().decode([TangibleDefinition].self, from: data) else {
-                throw ValidationError("\(definitions): expected a JSON array of tangible definitions")
+            guard let data = FileManager.default.contents(atPath: definitions) else {
+                throw CLIError(.noInput, "--definitions \(definitions): no such file or not readable")
+            }
+            guard let d = try? JSONDecoder().decode([TangibleDefinition].self, from: data) else {
+                throw CLIError(.dataError, "\(definitions): expected a JSON array of tangible definitions")
             }
             defs = d
         }
         let header = RecordingHeader(writer: "percbridge 0.1.0 record", surface: size, clock: "fixed", rateHz: rate, sources: sources.map(\.name))
         let recorder: Recorder
-        do { recorder = try Recorder(path: output, header: header) } catch let e as RecordingError { throw ValidationError(e.description) }
+        do { recorder = try Recorder(path: output, header: header) } catch let e as RecordingError { throw CLIError(.cannotCreate, e.description) }
         if !defs.isEmpty { recorder.record(definitions: defs) }
         let clock = FrameClock(mode: .fixedRate(hz: rate), recorder: recorder)
         clock.start()
@@ -82,7 +84,7 @@ struct RecordCommand: AsyncParsableCommand {
         for s in sources where s.badInput.total > 0 {
             FileHandle.standardError.write(Data("\(s.name): bad input: \(s.badInput)\n".utf8))
         }
-        if let e = recorder.writeError { throw ValidationError("writing \(output) failed: \(e)") }
+        if let e = recorder.writeError { throw CLIError(.cannotCreate, "writing \(output) failed: \(e)") }
         print("recorded \(recorder.entryCount) entries to \(output)")
     }
 }

@@ -27,7 +27,7 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let rec: RecordingFile
-        do { rec = try RecordingFile.read(path: file) } catch { throw ValidationError(error.description) }
+        do { rec = try RecordingFile.read(path: file) } catch { throw CLIError.reading(file, error.description) }
         let report = Replayer.run(rec) { frame, step in
             guard steps else { return }
             let states = step.engine.tangibles.map { "\($0.id):\($0.state)" }.joined(separator: " ")

@@ -32,8 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The TOML config file.")
-    var config: String = "/etc/percbridge/percbridge.toml"
+    static let defaultConfigPath = "/etc/percbridge/percbridge.toml"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The TOML config file (default: \(defaultConfigPath); when that is absent, the defaults).",
+        valueName: "FILE"))
+    var config: String?
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String = "info"
@@ -47,23 +51,19 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         LogSetup.bootstrap(level: Logger.Level(rawValue: logLevel))
         let logger = Logger(label: "percbridge.serve")
-        let cfg: ServiceConfig
-        do {
-            cfg = FileManager.default.fileExists(atPath: config) ? try ConfigLoader.load(path: config) : ServiceConfig()
-        } catch let e as ConfigError {
-            printError(e.description)
-            throw ExitCode(1)
-        }
+        let cfg = try Self.loadConfig(given: config, logger: logger)
         let store = RegistryStore(path: cfg.registry.path)
         let registry: TangibleRegistry
         do { registry = try store.load() } catch let e as RegistryStore.LoadError {
-            printError(e.description)
-            throw ExitCode(1)
+            throw CLIError(.config, "\(e.description)\nfix the registry file (docs/configuration.md, \"The tangible registry\") or move it away to start with none")
         }
         let surface = Vec2(cfg.surface.widthMM, cfg.surface.heightMM)
         let links = ServiceLinks(config: cfg.bluetooth, store: store, definitions: registry.tangibles,
                                  logger: Logger(label: "percbridge.links"))
         let inputs = try ServiceInputs.make(cfg.inputs, surface: surface, logger: logger)
+        if inputs.isEmpty {
+            logger.warning("no touch input is configured: tangibles cannot be tracked until one is added ([[input]] in the config, docs/inputs.md); PERC links and apps are served meanwhile")
+        }
         var recording: ServeRecording?
         if let record {
             let sources = inputs.map(\.name) + (cfg.bluetooth.enabled ? ["bluez:\(cfg.bluetooth.bus)"] : [])
@@ -71,8 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
                 recording = try ServeRecording(path: record, config: cfg, surface: surface, sources: sources,
                                                definitions: registry.tangibles)
             } catch {
-                printError("--record \(record): \(error)")
-                throw ExitCode(1)
+                throw CLIError(.cannotCreate, "--record \(record): \(error)")
             }
             logger.notice("recording every input to \(record)")
         }
@@ -91,5 +90,24 @@ struct ServeCommand: AsyncParsableCommand {
         let server = try await ControlServer.start(control, choice: controlBus, fallback: configured, logger: logger)
         defer { server?.close() }
         try await parts.run(loop, logger: logger)
+    }
+
+    /// The config the user named must be read (a typo must not start a service on defaults);
+    /// only the default path may be absent.
+    static func loadConfig(given: String?, logger: Logger) throws -> ServiceConfig {
+        let path = given ?? defaultConfigPath
+        guard FileManager.default.fileExists(atPath: path) else {
+            if let given {
+                throw CLIError(.config, "--config \(given): no such file; give the path of your config (docs/configuration.md), or leave --config out to run on the defaults")
+            }
+            logger.notice("no config file at \(path): running on the defaults (docs/configuration.md)")
+            return ServiceConfig()
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CLIError(.config, "\(path): cannot be read by this user; fix its permissions (the service runs as user percbridge)")
+        }
+        do { return try ConfigLoader.load(path: path) } catch let e as ConfigError {
+            throw CLIError(.config, "\(e.description)\n\(e.issues.count) problem\(e.issues.count == 1 ? "" : "s") in \(path); see docs/configuration.md (percbridge config check \(path))")
+        }
     }
 }

@@ -11,8 +11,7 @@ struct DiagnoseLightTestCLI {
     func run(tangible: String, count: Int) async throws {
         var status: LightTestStatus
         do { status = try await client.startLightTest(tangible: tangible, count: count) } catch {
-            printError("percbridge diagnose: \(error)")
-            throw ExitCode(1)
+            throw CLIError(.unavailable, "\(error)")
         }
         let tty = isatty(STDOUT_FILENO) == 1
         print("light test of \(status.name) (id \(status.tangible)): \(count) checks")
@@ -22,8 +21,7 @@ struct DiagnoseLightTestCLI {
         while status.state == .running && Date() < deadline {
             try await Task.sleep(for: .milliseconds(200))
             do { status = try await client.lightTestStatus() } catch {
-                printError("percbridge diagnose: \(error)")
-                throw ExitCode(1)
+                throw CLIError(.unavailable, "\(error)")
             }
             guard status.done != shown else { continue }
             shown = status.done
@@ -42,11 +40,9 @@ struct DiagnoseLightTestCLI {
             print("result: \(status.done) checks, \(status.answered) answered, \(status.missed) missed (miss rate \(rate))")
             print("response latency: " + (status.latency.map(ReportTable.latency) ?? "none answered"))
         case .failed:
-            printError("percbridge diagnose: light test failed: \(status.message ?? "unknown reason")")
-            throw ExitCode(1)
+            throw CLIError(.failure, "light test failed: \(status.message ?? "unknown reason")")
         case .running:
-            printError("percbridge diagnose: the light test did not finish in time (\(status.done) of \(status.requested) checks); is an app drawing the overlay?")
-            throw ExitCode(1)
+            throw CLIError(.failure, "the light test did not finish in time (\(status.done) of \(status.requested) checks); is an app drawing the overlay?")
         }
     }
 }

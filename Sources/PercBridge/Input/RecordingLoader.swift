@@ -2,8 +2,8 @@
 import Foundation
 
 public enum RecordingLoader {
-    /// Loads `path`. For evemu files without a header, `descPath` (or NAME.desc beside the
-    /// file, NAME being the file name up to its first dot-separated gesture part) is used.
+    /// Loads `path`. For evemu files without a header, `descPath` is used, or else the first
+    /// `.desc` file beside it that `descCandidates` names.
     public static func load(path: String, descPath: String? = nil) throws(RecordingError) -> EvdevRecording {
         let url = URL(fileURLWithPath: path)
         let text = try read(url)
@@ -14,8 +14,13 @@ public enum RecordingLoader {
         var desc: String?
         if let descPath {
             desc = try read(URL(fileURLWithPath: descPath))
-        } else if !hasHeader(text), let guess = descURL(for: url), FileManager.default.fileExists(atPath: guess.path) {
-            desc = try read(guess)
+        } else if !hasHeader(text) {
+            let candidates = descCandidates(for: url)
+            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+                let names = candidates.map { "\"\($0.lastPathComponent)\"" }.joined(separator: " or ")
+                throw RecordingError("\(name) has no device header (N:/A: lines): old evemu .events files need their .desc file; none of \(names) is beside it — pass it with --desc FILE")
+            }
+            desc = try read(found)
         }
         return try EvemuParser.parse(text, sourceName: name, description: desc)
     }
@@ -24,12 +29,19 @@ public enum RecordingLoader {
         text.split(separator: "\n").prefix(400).contains { $0.hasPrefix("N:") || $0.hasPrefix("A:") }
     }
 
-    /// `Device Name.gesture.events` → `Device Name.desc`.
-    static func descURL(for url: URL) -> URL? {
+    /// The `.desc` files that may describe `url`, most specific first: for
+    /// `Device Name.gesture.events` that is `Device Name.gesture.desc`, then `Device Name.desc`
+    /// (evemu-devices names recordings both ways, with and without a gesture part).
+    static func descCandidates(for url: URL) -> [URL] {
+        let folder = url.deletingLastPathComponent()
         var base = url.deletingPathExtension().lastPathComponent
-        guard let dot = base.lastIndex(of: ".") else { return nil }
-        base = String(base[..<dot])
-        return url.deletingLastPathComponent().appendingPathComponent(base + ".desc")
+        var out: [URL] = []
+        while !base.isEmpty {
+            out.append(folder.appendingPathComponent(base + ".desc"))
+            guard let dot = base.lastIndex(of: ".") else { break }
+            base = String(base[..<dot])
+        }
+        return out
     }
 
     static func read(_ url: URL) throws(RecordingError) -> String {
