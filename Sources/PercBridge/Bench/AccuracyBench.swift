@@ -14,18 +14,18 @@ struct AccuracyBench: ParsableCommand {
         commandName: "accuracy",
         abstract: "Recognition accuracy over seeded random placements (correct / wrong-trace / missed).",
         discussion: """
-        Each case sets one PERC (half standard, half scalene/obtuse/near-equilateral) down at
-        a random pose among 0–3 fingers (half of them near it, some moving), sometimes with a
-        finger triple in its pattern inside its time window, sometimes with a second PERC set
-        down just before; the hardware model is complete (onset spread, single touches,
-        scanline pairs, flicker, ghosts, BLE latency, light misses and spontaneous flips).
-        Light checks are drawn by the LightCheck scheduler (default) or, with
-        --checker sequential, by a one-candidate-at-a-time checker as the thesis did, and
+        Each case sets one PERC (half standard, half scalene/obtuse/near-equilateral) down at \
+        a random pose among 0–3 fingers (half of them near it, some moving), sometimes with a \
+        finger triple in its pattern inside its time window, sometimes with a second PERC set \
+        down just before; the hardware model is complete (onset spread, single touches, \
+        scanline pairs, flicker, ghosts, BLE latency, light misses and spontaneous flips). \
+        Light checks are drawn by the LightCheck scheduler (default) or, with \
+        --checker sequential, by a one-candidate-at-a-time checker as the thesis did, and \
         answered by the simulated light sensor.
 
-        A case is wrong-trace when, after its time window, the PERC is reported tracked with
-        a trace its markers did not make; correct when it ends tracked with only its own
-        traces and a pose within 5 mm; missed otherwise. Time to recognised runs from the
+        A case is wrong-trace when, after its time window, the PERC is reported tracked with \
+        a trace its markers did not make; correct when it ends tracked with only its own \
+        traces and a pose within 5 mm; missed otherwise. Time to recognised runs from the \
         field-on notification's arrival to the first frame it is tracked with its own traces.
 
         Examples:

@@ -6,7 +6,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark (build in release first: swift build -c release).",
         discussion: """
-        Each benchmark prints its figures and its ratio against a baseline measured in the
+        Each benchmark prints its figures and its ratio against a baseline measured in the \
         same run.
 
         Example:

@@ -13,10 +13,10 @@ struct DBusSignalBench: AsyncParsableCommand {
         commandName: "dbus-signals",
         abstract: "Latency of D-Bus signal delivery (the StartNotify path) through a private bus.",
         discussion: """
-        Starts its own dbus-daemon (or uses --bus), then sends --count notifications at --rate
-        per second, each carrying its CLOCK_MONOTONIC send time. Latency is measured from just
-        before the send to delivery: "handler" is the callback on the connection's loop thread
-        (onPropertiesChange), "stream" a task iterating propertiesChanges(). Lost counts
+        Starts its own dbus-daemon (or uses --bus), then sends --count notifications at --rate \
+        per second, each carrying its CLOCK_MONOTONIC send time. Latency is measured from just \
+        before the send to delivery: "handler" is the callback on the connection's loop thread \
+        (onPropertiesChange), "stream" a task iterating propertiesChanges(). Lost counts \
         notifications that never arrived.
 
         Examples:

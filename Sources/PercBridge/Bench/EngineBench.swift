@@ -13,15 +13,15 @@ struct EngineBench: ParsableCommand {
         commandName: "engine",
         abstract: "Per-frame engine step time for 1–32 tangibles and 10–400 traces, vs the naive matcher.",
         discussion: """
-        Each cell is a seeded workload: all PERCs linked with the field on; three quarters
-        of them (as far as the traces allow) placed and sliding with 0.7 mm marker jitter,
-        one quarter searching without touches (so they search in every frame); light checks
-        are answered from the workload's truth on the next frame; the other traces are wandering fingers, 1 % of them lifted and put
-        down elsewhere per frame. The naive matcher (thesis 3.3: every triple and pair of
-        the available traces for every searching tangible, all six marker orders) runs on
-        the same frames with the engine's view of who holds which trace. It is stopped
-        after --naive-budget seconds per cell; its frame count is printed. Times are the
-        thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so other load on the machine does not
+        Each cell is a seeded workload: all PERCs linked with the field on; three quarters \
+        of them (as far as the traces allow) placed and sliding with 0.7 mm marker jitter, \
+        one quarter searching without touches (so they search in every frame); light checks \
+        are answered from the workload's truth on the next frame; the other traces are wandering fingers, 1 % of them lifted and put \
+        down elsewhere per frame. The naive matcher (thesis 3.3: every triple and pair of \
+        the available traces for every searching tangible, all six marker orders) runs on \
+        the same frames with the engine's view of who holds which trace. It is stopped \
+        after --naive-budget seconds per cell; its frame count is printed. Times are the \
+        thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so other load on the machine does not \
         inflate them.
 
         Target: p99 under 200 µs at 16 tangibles / 60 traces, at least 20x faster than naive.

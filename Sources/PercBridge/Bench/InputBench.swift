@@ -10,11 +10,11 @@ struct InputBench: AsyncParsableCommand {
         commandName: "inputs",
         abstract: "Decoding throughput (evdev, OSC/TUIO) and arrival-to-frame latency at 120 Hz.",
         discussion: """
-        Throughput: the MT protocol B decoder over a real 4-finger recording, and the OSC
-        decoder + TUIO 1.1 decoder over a 4-cursor bundle, each against a baseline that only
-        reads the same data (ratio = how many times slower than touching the bytes).
-        Latency: a producer thread adds contacts at random moments while the frame clock
-        ticks at --rate; each contact's time from arrival to its frame being handed over is
+        Throughput: the MT protocol B decoder over a real 4-finger recording, and the OSC \
+        decoder + TUIO 1.1 decoder over a 4-cursor bundle, each against a baseline that only \
+        reads the same data (ratio = how many times slower than touching the bytes). \
+        Latency: a producer thread adds contacts at random moments while the frame clock \
+        ticks at --rate; each contact's time from arrival to its frame being handed over is \
         recorded (HdrHistogram), against the ideal of a perfect clock (uniform 0…period).
 
         Example:

@@ -12,11 +12,11 @@ struct LightCheckBench: ParsableCommand {
         commandName: "lightcheck",
         abstract: "Compare the light-check scheduler with sequential checking, in the simulator.",
         discussion: """
-        Each case places standard PERCs in a seeded simulated world and asks for one identify
-        check per tangible with k candidate positions (2: hypotenuse tuple, 4: leg tuple,
-        8: leg tuple plus a finger pair). Light sensors answer 1–4 display frames after a
-        change plus one BLE connection interval, miss 3% of changes and flip on their own at
-        0.5%/s. Time runs from the need to the outcome. "outside" counts patch frames drawn
+        Each case places standard PERCs in a seeded simulated world and asks for one identify \
+        check per tangible with k candidate positions (2: hypotenuse tuple, 4: leg tuple, \
+        8: leg tuple plus a finger pair). Light sensors answer 1–4 display frames after a \
+        change plus one BLE connection interval, miss 3% of changes and flip on their own at \
+        0.5%/s. Time runs from the need to the outcome. "outside" counts patch frames drawn \
         where the true tangible does not cover them (the user could see them).
 
         Examples:

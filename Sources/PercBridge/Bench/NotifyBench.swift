@@ -27,13 +27,13 @@ struct NotifyBench: AsyncParsableCommand {
         commandName: "notify",
         abstract: "BLE notification loss and latency through BlueZ: AcquireNotify vs StartNotify.",
         discussion: """
-        Starts its own private dbus-daemon and the BlueZ emulator, connects --percs PERC v1
-        modules, and lets each notify at --rate Hz for --seconds, first through AcquireNotify
-        (a socket per characteristic), then through StartNotify (PropertiesChanged signals).
-        The emulator stamps CLOCK_MONOTONIC µs into each value's device time, so the latency
-        from the emulator's send to our SensorEvent is measured exactly. Prints notifications
-        sent, received and lost (must be 0), p50/p99/max latency per path, and how many times
-        lower they are than Bleak's figures against such an emulator (fd p50 0.15 ms / p99
+        Starts its own private dbus-daemon and the BlueZ emulator, connects --percs PERC v1 \
+        modules, and lets each notify at --rate Hz for --seconds, first through AcquireNotify \
+        (a socket per characteristic), then through StartNotify (PropertiesChanged signals). \
+        The emulator stamps CLOCK_MONOTONIC µs into each value's device time, so the latency \
+        from the emulator's send to our SensorEvent is measured exactly. Prints notifications \
+        sent, received and lost (must be 0), p50/p99/max latency per path, and how many times \
+        lower they are than Bleak's figures against such an emulator (fd p50 0.15 ms / p99 \
         1–2 ms; signals p50 0.45 ms / p99 3 ms; target: 3x lower).
 
         Example:

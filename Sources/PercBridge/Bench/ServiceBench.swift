@@ -10,7 +10,7 @@ struct ServiceBench: AsyncParsableCommand {
         commandName: "service",
         abstract: "Measure `percbridge serve` end to end: latency, frames per second, CPU and memory.",
         discussion: """
-        Runs this binary's `serve` as a child process (a temp config and registry) against the
+        Runs this binary's `serve` as a child process (a temp config and registry) against the \
         BlueZ emulator on a private dbus-daemon, once per phase, each with a fresh emulator:
           idle       no PERCs, no fingers, no apps (the baseline: what the frame clock costs)
           load       --percs PERCs placed on the surface (tracked) and notifying at --perc-rate Hz,
@@ -19,11 +19,11 @@ struct ServiceBench: AsyncParsableCommand {
           stalled    load + --clients apps, one of them connected but never reading
           latency    load with serve --record; PERCs in turn: field off (the tangible leaves
                      TUIO), markers lifted and put down, field on (it appears again)
-        Prints frames per second (TUIO frames received), CPU (% of one core, from
-        /proc/<pid>/stat) and RSS of serve, each with the 1-minute load average before→after
-        and the ratio to the idle phase; the apps' frame rate and frame-to-receive latency;
-        and the latency from the emulator's send (the notification's device time) to the TUIO
-        packet arriving at the bench on the same host, split into link (send → serve's
+        Prints frames per second (TUIO frames received), CPU (% of one core, from \
+        /proc/<pid>/stat) and RSS of serve, each with the 1-minute load average before→after \
+        and the ratio to the idle phase; the apps' frame rate and frame-to-receive latency; \
+        and the latency from the emulator's send (the notification's device time) to the TUIO \
+        packet arriving at the bench on the same host, split into link (send → serve's \
         arrival), wait for the next frame tick, and tick → TUIO (docs/benchmarks.md).
 
         Examples:

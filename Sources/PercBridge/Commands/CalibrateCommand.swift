@@ -7,10 +7,10 @@ struct CalibrateCommand: AsyncParsableCommand {
         commandName: "calibrate",
         abstract: "Find a PERC's light-sensor offset again (it must lie still, tracked or resting).",
         discussion: """
-        The service shows black and white areas under the tangible and halves them
-        until the light sensor's answers pin its position down, then stores the
-        offset. The PERC must be tracked or resting (see `percbridge list`) and stay
-        still; an app must draw the light-check overlay (e.g. the web viewer in full
+        The service shows black and white areas under the tangible and halves them \
+        until the light sensor's answers pin its position down, then stores the \
+        offset. The PERC must be tracked or resting (see `percbridge list`) and stay \
+        still; an app must draw the light-check overlay (e.g. the web viewer in full \
         screen).
 
         Examples:

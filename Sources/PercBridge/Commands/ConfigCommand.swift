@@ -6,8 +6,8 @@ struct ConfigCommand: ParsableCommand {
         commandName: "config",
         abstract: "Check the service's config file.",
         discussion: """
-        The service reads /etc/percbridge/percbridge.toml (or the file given with
-        `percbridge serve --config FILE`). Every key is explained in docs/configuration.md;
+        The service reads /etc/percbridge/percbridge.toml (or the file given with \
+        `percbridge serve --config FILE`). Every key is explained in docs/configuration.md; \
         docs/percbridge.example.toml is a complete example to start from.
 
         Example:

@@ -7,16 +7,16 @@ struct DefineCommand: AsyncParsableCommand {
         commandName: "define",
         abstract: "Define a tangible from the three still traces now on the surface, then calibrate its light sensor.",
         discussion: """
-        Put the tangible on the surface so that its three markers touch, keep it
-        still and lift your fingers; then run define (thesis 3.6.3). The service
-        takes the three still traces that no other tangible holds as the marker
-        pattern and stores it. For a PERC it then finds the light sensor: it shows
-        black and white under the tangible and halves the area until the sensor's
-        answers pin it down (an app must draw the light-check overlay, e.g. the web
-        viewer). Returns when the definition is stored with its offset, or with an
+        Put the tangible on the surface so that its three markers touch, keep it \
+        still and lift your fingers; then run define (thesis 3.6.3). The service \
+        takes the three still traces that no other tangible holds as the marker \
+        pattern and stores it. For a PERC it then finds the light sensor: it shows \
+        black and white under the tangible and halves the area until the sensor's \
+        answers pin it down (an app must draw the light-check overlay, e.g. the web \
+        viewer). Returns when the definition is stored with its offset, or with an \
         error that says what to change.
 
-        A PERC needs its module's address (pair it first: percbridge pair ADDRESS);
+        A PERC needs its module's address (pair it first: percbridge pair ADDRESS); \
         a tangible without an address is a PUC.
 
         Examples:

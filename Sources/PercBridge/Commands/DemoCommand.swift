@@ -10,9 +10,9 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Run the service on the simulator: virtual PERCs and fingers, live web viewer, TUIO.",
         discussion: """
-        Virtual PERCs and fingers play a scenario on a virtual table; the service recognises
-        them, plans light checks, the virtual display shows the patches and the virtual light
-        sensors answer. Open the printed URL to watch it live; any TUIO client on the target
+        Virtual PERCs and fingers play a scenario on a virtual table; the service recognises \
+        them, plans light checks, the virtual display shows the patches and the virtual light \
+        sensors answer. Open the printed URL to watch it live; any TUIO client on the target \
         port sees the tangibles and fingers. Built-in scenarios: \(Self.scenarioNames.joined(separator: ", ")).
 
         Examples:
@@ -22,10 +22,10 @@ struct DemoCommand: AsyncParsableCommand {
           percbridge demo --scenario my-scenario.json --record demo.jsonl
           percbridge demo --scenario pairing --control-bus session   # then: percbridge status --bus session
 
-        The control API (percbridge list, pair, define, calibrate, forget, status) is offered
-        on the session bus when there is one (--control-bus to choose; none to switch it off).
-        The demo keeps its tangible registry in a temp file unless --registry names one. The
-        `pairing` scenario has an unknown PERC lying on the surface for the walk-through in
+        The control API (percbridge list, pair, define, calibrate, forget, status) is offered \
+        on the session bus when there is one (--control-bus to choose; none to switch it off). \
+        The demo keeps its tangible registry in a temp file unless --registry names one. The \
+        `pairing` scenario has an unknown PERC lying on the surface for the walk-through in \
         docs/pairing.md.
         """
     )

@@ -7,8 +7,8 @@ struct ForgetCommand: AsyncParsableCommand {
         commandName: "forget",
         abstract: "Remove a tangible from the running service's registry (and unpair its module).",
         discussion: """
-        Names the tangible by id, name or Bluetooth address (see `percbridge list`).
-        Needs root or membership in group percbridge on the system bus (the D-Bus
+        Names the tangible by id, name or Bluetooth address (see `percbridge list`). \
+        Needs root or membership in group percbridge on the system bus (the D-Bus \
         policy).
 
         Examples:

@@ -24,10 +24,10 @@ struct InputCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what a recording holds: device, duration, contacts, most at once, each contact's path.",
             discussion: """
-            Reads evemu-record files (with or without their header: a headerless .events file
-            needs its .desc, found beside it as NAME.desc or given with --desc) and libinput
-            record YAML. Positions are in mm when the device reports a resolution or you give
-            --surface; otherwise in device units (the output says which). Malformed lines are
+            Reads evemu-record files (with or without their header: a headerless .events file \
+            needs its .desc, found beside it as NAME.desc or given with --desc) and libinput \
+            record YAML. Positions are in mm when the device reports a resolution or you give \
+            --surface; otherwise in device units (the output says which). Malformed lines are \
             counted and listed with the first place each kind occurred.
             """
         )
@@ -53,8 +53,8 @@ struct InputCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the touchscreens on this machine (udev: ID_INPUT_TOUCHSCREEN=1).",
             discussion: """
-            Uses libsystemd's sd-device. Devices udev has not initialised are listed with --uninitialized.
-            --follow then prints each touchscreen udev reports plugged in or removed (sd-device
+            Uses libsystemd's sd-device. Devices udev has not initialised are listed with --uninitialized. \
+            --follow then prints each touchscreen udev reports plugged in or removed (sd-device \
             monitor), one line each (JSON Lines with --json), until Ctrl-C or --duration.
             """
         )
@@ -88,8 +88,8 @@ struct InputCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Open a touchscreen and print its contacts as they happen.",
             discussion: """
-            Prints the device description from its ioctls, then one line per contact update
-            (phase, id, position in mm, kernel time). Ends on Ctrl-C, when the device goes
+            Prints the device description from its ioctls, then one line per contact update \
+            (phase, id, position in mm, kernel time). Ends on Ctrl-C, when the device goes \
             away, after --idle-timeout seconds without events, or after --max-updates.
             """
         )

@@ -7,10 +7,10 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the tangibles the running service knows: state, provenance, pose, link.",
         discussion: """
-        Asks the running service (its control API, docs/control-api.md). State is
-        the PERC state machine's (notInRange, inRange, onSurface, tracked, resting)
-        or, for PUCs, notRecognized/recognized; provenance says how sure the pose is
-        (guessed, confirmed, kept). Poses are millimetres from the surface's
+        Asks the running service (its control API, docs/control-api.md). State is \
+        the PERC state machine's (notInRange, inRange, onSurface, tracked, resting) \
+        or, for PUCs, notRecognized/recognized; provenance says how sure the pose is \
+        (guessed, confirmed, kept). Poses are millimetres from the surface's \
         top-left corner and degrees clockwise.
 
         Examples:

@@ -8,16 +8,16 @@ struct MonitorCommand: AsyncParsableCommand {
         commandName: "monitor",
         abstract: "Show the live sensor events of PERCs, with times, sequence gaps and latency.",
         discussion: """
-        Connects each PERC through BlueZ (no service needed), subscribes to its sensor
-        notifications and prints every event: field (1 on the surface, 0 off), light (1 white,
-        0 black), battery (percent), heartbeat, and link (1 in range, 0 lost). It keeps going
-        when a link drops, bluetoothd restarts or the adapter is re-plugged, says what happened,
+        Connects each PERC through BlueZ (no service needed), subscribes to its sensor \
+        notifications and prints every event: field (1 on the surface, 0 off), light (1 white, \
+        0 black), battery (percent), heartbeat, and link (1 in range, 0 lost). It keeps going \
+        when a link drops, bluetoothd restarts or the adapter is re-plugged, says what happened, \
         and reconnects with a growing pause (at most 30 s). Stop with Ctrl-C or --duration.
 
-        PERC GATT v1 values carry sequence numbers (gaps are shown as lost notifications) and
-        device time. Device clocks are free running, so monitor shows how much later than the
-        fastest notification each one arrived ("+x ms over fastest"); when the device shares
-        this machine's CLOCK_MONOTONIC (the BlueZ emulator does) it shows the true latency.
+        PERC GATT v1 values carry sequence numbers (gaps are shown as lost notifications) and \
+        device time. Device clocks are free running, so monitor shows how much later than the \
+        fastest notification each one arrived ("+x ms over fastest"); when the device shares \
+        this machine's CLOCK_MONOTONIC (the BlueZ emulator does) it shows the true latency. \
         The MTK serial profile has neither: no gaps or latency are invented for it.
 
         Examples:
@@ -25,10 +25,10 @@ struct MonitorCommand: AsyncParsableCommand {
           percbridge monitor C0:FF:EE:00:00:01 C0:FF:EE:00:00:02 --duration 60 --json
           percbridge monitor C0:FF:EE:00:00:01 --start-notify   (signals instead of the socket)
 
-        --json prints one object per line. Events: time (wall clock, ISO 8601), arrival
-        (CLOCK_MONOTONIC seconds), address, profile, kind (field, light, battery, heartbeat,
-        link), value, seq and device_time_us (PERC v1), latency_ms (shared clock only),
-        jitter_ms (v1), lost (lost notifications so far). Status changes: kind "status" and
+        --json prints one object per line. Events: time (wall clock, ISO 8601), arrival \
+        (CLOCK_MONOTONIC seconds), address, profile, kind (field, light, battery, heartbeat, \
+        link), value, seq and device_time_us (PERC v1), latency_ms (shared clock only), \
+        jitter_ms (v1), lost (lost notifications so far). Status changes: kind "status" and \
         status (text). At the end a summary per PERC goes to stderr (JSON: kind "summary").
         """
     )

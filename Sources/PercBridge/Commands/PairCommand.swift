@@ -7,18 +7,18 @@ struct PairCommand: AsyncParsableCommand {
         commandName: "pair",
         abstract: "Pair, trust and connect a PERC (through the running service, or --direct through BlueZ).",
         discussion: """
-        By default the running service pairs the module (its control API's Pair),
-        registers it as a standard PERC and keeps its link up; then put the
-        tangible on the surface and run `percbridge define`. Needs root or group
-        percbridge on the system bus. Under `percbridge demo` the simulated
+        By default the running service pairs the module (its control API's Pair), \
+        registers it as a standard PERC and keeps its link up; then put the \
+        tangible on the surface and run `percbridge define`. Needs root or group \
+        percbridge on the system bus. Under `percbridge demo` the simulated \
         modules pair the same way (`percbridge status --bus session` lists them).
 
-        With --direct, this command pairs through BlueZ itself, without a service:
-        finds the device (scanning for it when BlueZ does not know it yet), pairs
-        (PercBridge answers BlueZ as a NoInputNoOutput agent: PERCs have no keypad),
-        marks it trusted so BlueZ keeps it and lets it reconnect, connects, waits
-        until its GATT services are resolved and checks for the PERC GATT v1, MTK
-        serial (ffe0) or Nordic UART service. Then --bus is BlueZ's bus. Never waits
+        With --direct, this command pairs through BlueZ itself, without a service: \
+        finds the device (scanning for it when BlueZ does not know it yet), pairs \
+        (PercBridge answers BlueZ as a NoInputNoOutput agent: PERCs have no keypad), \
+        marks it trusted so BlueZ keeps it and lets it reconnect, connects, waits \
+        until its GATT services are resolved and checks for the PERC GATT v1, MTK \
+        serial (ffe0) or Nordic UART service. Then --bus is BlueZ's bus. Never waits \
         longer than --timeout.
 
         Examples:
@@ -27,10 +27,10 @@ struct PairCommand: AsyncParsableCommand {
           percbridge pair --direct C0:FF:EE:00:00:01 --timeout 60 --json
           percbridge pair --direct C0:FF:EE:00:00:01 --bus unix:path=/tmp/percbus
 
-        Exit status 0 when paired; 69 when no service runs (start one, or use
-        --direct); 1 with a message that says what to do when the device is not
-        found, refuses (org.bluez.Error.*), vanishes mid-pairing, times out, or is
-        not a PERC. With --json a pairing prints one line; --direct prints one on
+        Exit status 0 when paired; 69 when no service runs (start one, or use \
+        --direct); 1 with a message that says what to do when the device is not \
+        found, refuses (org.bluez.Error.*), vanishes mid-pairing, times out, or is \
+        not a PERC. With --json a pairing prints one line; --direct prints one on \
         failure too:
           {"address":"…","ok":true,"name":"PERC-one","profile":"perc-v1",…}
           {"address":"…","ok":false,"error":"not-found","message":"…"}

@@ -8,9 +8,9 @@ struct RecordCommand: AsyncParsableCommand {
         commandName: "record",
         abstract: "Record touch inputs and frame ticks to a file that `percbridge replay` reproduces.",
         discussion: """
-        Listens on the sources you name, runs the frame clock, and writes every contact
-        update and every frame tick (docs/recording-format.md) until --duration ends or you
-        press Ctrl-C. Send us the file with a bug report: replay reproduces it bit for bit.
+        Listens on the sources you name, runs the frame clock, and writes every contact \
+        update and every frame tick (docs/recording-format.md) until --duration ends or you \
+        press Ctrl-C. Send us the file with a bug report: replay reproduces it bit for bit. \
         The running service records the same way with `percbridge serve --record FILE`.
 
         Examples:

@@ -8,10 +8,10 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay a recording through the engine and the light-check scheduler.",
         discussion: """
-        Cuts the recorded inputs into the same frames the live frame clock cut, steps the
-        engine and the scheduler on each, and prints digests of the inputs and the results:
-        two runs of the same file always print the same digests. When the file holds the
-        live run's result digests, each frame is compared and the first difference named
+        Cuts the recorded inputs into the same frames the live frame clock cut, steps the \
+        engine and the scheduler on each, and prints digests of the inputs and the results: \
+        two runs of the same file always print the same digests. When the file holds the \
+        live run's result digests, each frame is compared and the first difference named \
         (exit status 1).
 
         Examples:

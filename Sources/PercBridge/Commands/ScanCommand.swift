@@ -8,9 +8,9 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "List PERC modules in range: address, name, signal strength, profile.",
         discussion: """
-        Asks BlueZ to discover Bluetooth LE devices that advertise a PERC service (PERC GATT
-        v1, the MTK serial service ffe0, or the Nordic UART service) or a name beginning with
-        PERC-, for --timeout seconds, then prints what it found, strongest signal first.
+        Asks BlueZ to discover Bluetooth LE devices that advertise a PERC service (PERC GATT \
+        v1, the MTK serial service ffe0, or the Nordic UART service) or a name beginning with \
+        PERC-, for --timeout seconds, then prints what it found, strongest signal first. \
         Devices BlueZ already knows (paired ones) are listed too. The service need not run.
 
         Examples:
@@ -21,7 +21,7 @@ struct ScanCommand: AsyncParsableCommand {
         With --json each device is one line:
           {"address":"C0:FF:EE:00:00:01","name":"PERC-one","rssi":-60,"profile":"perc-v1",
            "paired":false,"connected":false}
-        profile is perc-v1, mtk-serial, nordic-uart, or null when only the name says PERC.
+        profile is perc-v1, mtk-serial, nordic-uart, or null when only the name says PERC. \
         Next step: percbridge pair ADDRESS.
         """
     )

@@ -10,18 +10,18 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the service: inputs, frame clock, recognition, light checks, TUIO/WebSocket outputs.",
         discussion: """
-        Reads the config file (docs/configuration.md) and the tangible registry, connects
-        every registered PERC through BlueZ ([bluetooth] bus, default the system bus) and
-        keeps it connected, then runs until SIGTERM. SIGHUP reloads the registry (links of
-        new PERCs start, those of removed ones stop). Without a reachable BlueZ it keeps
-        serving touches and PUCs and says what to fix. Under systemd (Type=notify) it reports
-        readiness, status and watchdog keep-alives, and logs to the journal with the fields
+        Reads the config file (docs/configuration.md) and the tangible registry, connects \
+        every registered PERC through BlueZ ([bluetooth] bus, default the system bus) and \
+        keeps it connected, then runs until SIGTERM. SIGHUP reloads the registry (links of \
+        new PERCs start, those of removed ones stop). Without a reachable BlueZ it keeps \
+        serving touches and PUCs and says what to fix. Under systemd (Type=notify) it reports \
+        readiness, status and watchdog keep-alives, and logs to the journal with the fields \
         TANGIBLE, STATE, PREVIOUS_STATE, REASON, and ADDRESS and LINK for PERC links.
 
-        --record FILE writes the engine and light-check settings, every input (touches, sensor
-        events, presented reports, frame ticks), each registry change, each calibration the
-        control API starts or cancels, each RSSI value BlueZ reports for a PERC, and each
-        frame's result digest; `percbridge replay FILE` then reproduces the run and compares
+        --record FILE writes the engine and light-check settings, every input (touches, sensor \
+        events, presented reports, frame ticks), each registry change, each calibration the \
+        control API starts or cancels, each RSSI value BlueZ reports for a PERC, and each \
+        frame's result digest; `percbridge replay FILE` then reproduces the run and compares \
         every frame, and `percbridge diagnose --from FILE` analyses it (docs/recording-format.md).
 
         Examples:

@@ -7,9 +7,9 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show the running service's status: mode, frames, tangibles, apps, PERC modules.",
         discussion: """
-        Exit status 0 when a service answered, 69 when none runs on that bus (with
-        how to start one), 1 on other failures. Under `percbridge demo` the module
-        list shows the simulated PERC modules in range, paired or not (the demo's
+        Exit status 0 when a service answered, 69 when none runs on that bus (with \
+        how to start one), 1 on other failures. Under `percbridge demo` the module \
+        list shows the simulated PERC modules in range, paired or not (the demo's \
         stand-in for `percbridge scan`).
 
         Examples:
