@@ -10,7 +10,7 @@ struct RegistryStore: Sendable {
         var path: String
         var reason: String
         var description: String {
-            "cannot read the tangible registry \(path): \(reason); restore it from a backup or move it away to start empty"
+            "tangible registry \(path): \(reason) (docs/configuration.md lists the keys); fix it, or move it away to start empty"
         }
     }
 
@@ -21,20 +21,12 @@ struct RegistryStore: Sendable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw LoadError(path: path, reason: error.localizedDescription)
         }
-        do {
-            let registry = try JSONDecoder().decode(TangibleRegistry.self, from: data)
-            guard registry.version == TangibleRegistry.formatVersion else {
-                throw LoadError(path: path, reason: "format version \(registry.version), this build reads \(TangibleRegistry.formatVersion)")
-            }
-            return registry
-        } catch let e as LoadError { throw e } catch {
-            throw LoadError(path: path, reason: "not a registry file (\(error))")
+        do { return try RegistryCodec.decode(data) } catch {
+            throw LoadError(path: path, reason: error.description)
         }
     }
 
     func save(_ registry: TangibleRegistry) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(registry), to: path)
+        try AtomicFile.write(try RegistryCodec.encode(registry), to: path)
     }
 }

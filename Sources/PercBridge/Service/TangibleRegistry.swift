@@ -2,11 +2,8 @@
 import MTKTangibles
 
 /// The registry's content (a value): every defined tangible, keyed by its numeric id
-/// (which is also its TUIO class id). Persisted by `RegistryStore`.
-struct TangibleRegistry: Hashable, Sendable, Codable {
-    static let formatVersion = 1
-
-    var version = TangibleRegistry.formatVersion
+/// (which is also its TUIO class id). Persisted by `RegistryStore` in `RegistryCodec`'s spelling.
+struct TangibleRegistry: Hashable, Sendable {
     var tangibles: [TangibleDefinition] = []
 
     enum LookupError: Error, CustomStringConvertible {
