@@ -6,7 +6,8 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Builds the Hummingbird application. Routes: `/` (web viewer), `/viewer.js`, `/ws` (app
+/// Builds the Hummingbird application. Routes: `/` (web viewer), `/viewer.js`, `/percbridge.js`
+/// (the JavaScript client, clients/js), `/ws` (app
 /// protocol, docs/app-protocol.md), `/metrics` (Prometheus), `/api/state` (latest frame).
 enum WebServer {
     /// A single WebSocket frame above this closes the connection (1009); messages between
@@ -23,9 +24,12 @@ enum WebServer {
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: ViewerPage.html)))
         }
-        router.get("/viewer.js") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: ViewerScript.source)))
+        // clients/js, embedded at build time (WebEmbedPlugin); percbridge.js is the app library.
+        for name in ["viewer.js", "percbridge.js"] {
+            router.get(RouterPath(name)) { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
+                         body: .init(byteBuffer: WebFiles.named(name) ?? ByteBuffer()))
+            }
         }
         router.get("/metrics") { _, _ in
             metrics.appClients.record(hub.clientCount)
@@ -78,7 +82,11 @@ enum WebServer {
             server: .http1WebSocketUpgrade(webSocketRouter: wsRouter,
                                            configuration: .init(ws: wsConfig)),
             configuration: .init(address: address, serverName: "percbridge"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? bind.port) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? bind.port
+                hub.setListening(host: bind.host, port: port)
+                await onRunning(port)
+            },
             logger: logger
         )
     }
