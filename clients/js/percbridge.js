@@ -167,7 +167,7 @@ export class PercBridge extends EventTarget {
   /** A refused upgrade: asks over HTTP why (a browser does not show the WebSocket's status). */
   async _diagnose() {
     try {
-      const http = this.url.replace(/^ws/, "http").replace(/\/ws(\?.*)?$/, "/percbridge.js");
+      const http = this.url.replace(/^ws/, "http").replace(/\/ws(\?.*)?$/, "/api/state");
       const r = await fetch(http + (this.token ? "?token=" + encodeURIComponent(this.token) : ""), { cache: "no-store" });
       if (r.status === 401 || r.status === 403) {
         this._fail("unauthorized", `the service at ${this.url} refused the connection (HTTP ${r.status}): ` +

@@ -55,7 +55,7 @@ function draw() {
       ctx.fillStyle = "#e8eaed";
       ctx.font = Math.max(11, 4 * s) + "px system-ui";
       ctx.fillText(tg.name + " · " + tg.state + (tg.provenance ? " · " + tg.provenance : ""), tg.px + r + 4, tg.py);
-      drawn.tangibles.push({ id: tg.id, x: tg.pose.x, y: tg.pose.y, px: tg.px, py: tg.py, state: tg.state });
+      drawn.tangibles.push({ id: tg.id, x: tg.pose.x, y: tg.pose.y, px: tg.px, py: tg.py, state: tg.state, provenance: tg.provenance });
     }
     for (const p of f.pointers) {
       ctx.fillStyle = "rgba(255,255,255,0.7)";

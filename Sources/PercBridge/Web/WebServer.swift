@@ -13,6 +13,8 @@ enum WebServer {
     /// A single WebSocket frame above this closes the connection (1009); messages between
     /// `AppHub.maxMessageBytes` and this get an `error` and the connection stays.
     static let maxFrameBytes = 1 << 20
+    /// Served without the token: code, no data.
+    static let publicPaths: Set<String> = ["/percbridge.js", "/viewer.js"]
 
     static func make(bind: HostPort, token: String, hub: AppHub, metrics: ServiceMetrics, logger: Logger,
                      diagnostics: LiveDiagnostics? = nil,
@@ -96,7 +98,8 @@ enum WebServer {
 struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: AccessToken
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard access.allows(request) else {
+        // The client code itself is public (an app page loads it before it knows a token).
+        guard access.allows(request) || WebServer.publicPaths.contains(request.uri.path) else {
             return Response(status: .unauthorized, headers: [.contentType: "text/plain"],
                             body: .init(byteBuffer: ByteBuffer(string: "percbridge: this address needs ?token=... or Authorization: Bearer ...\n")))
         }

@@ -221,12 +221,12 @@ class Client:
             backoff = min(backoff * 2, self.max_backoff)
 
     def _http_status(self) -> Optional[int]:
-        """The status of a plain GET of /percbridge.js with our token (None: unreachable)."""
+        """The status of a plain GET of /api/state with our token (None: unreachable)."""
         http = "http" + self.url[2:] if self.url.startswith("ws") else self.url
         base = http.split("?")[0].rsplit("/ws", 1)[0]
         query = "?token=" + quote(self.token) if self.token else ""
         try:
-            with urllib.request.urlopen(base + "/percbridge.js" + query, timeout=5) as r:
+            with urllib.request.urlopen(base + "/api/state" + query, timeout=5) as r:
                 return int(r.status)
         except urllib.error.HTTPError as e:
             return int(e.code)

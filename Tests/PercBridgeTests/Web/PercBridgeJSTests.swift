@@ -1,0 +1,131 @@
+// percbridge.js in a real headless chromium (real time, driven over DevTools by
+// clients/js/tests/chromium_cdp.py) against a real `percbridge demo`.
+import Foundation
+import Testing
+
+@Suite(.serialized) struct PercBridgeJSTests {
+    static var available: Bool { Chromium.path != nil && PythonClientTests.available }
+
+    /// Runs `script` (setup/poll/until, see chromium_cdp.py) on `url`; returns the JSON lines.
+    static func cdp(_ url: String, _ script: [String: Any], timeout: Double = 60) async throws -> [[String: Any]] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pb-cdp-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONSerialization.data(withJSONObject: script).write(to: file)
+        let out = try await Helper.runAsync(Helper.python, [Helper.repo.appendingPathComponent("clients/js/tests/chromium_cdp.py").path,
+                                                            url, file.path], timeout: timeout)
+        let lines = out.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        try #require(lines.contains { $0["final"] != nil }, "chromium_cdp: \(out.stdout.suffix(2000)) \(out.stderr.suffix(2000))")
+        return lines
+    }
+
+    static let viewerPoll = """
+        (() => { const s = JSON.parse(document.getElementById('state').textContent || 'null'); \
+        return s && {key: s.drawn.patches.length ? s.overlay : null, state: s}; })()
+        """
+
+    @Test(.enabled(if: available)) func theViewersPresentedReportsGetAPercConfirmedWithPatchesAtTheRightPixels() async throws {
+        // A finger triple in the PERC's pattern next to it: only a light check can tell them
+        // apart, and with --display app the simulated sensors see only what the page draws.
+        let demo = try DemoProcess(["--scenario", "fingers-triple-nearby", "--display", "app"])
+        defer { demo.stop() }
+        let lines = try await Self.cdp("http://\(demo.address)/", [
+            "poll": Self.viewerPoll, "timeout": 20,
+            "until": "v && v.state.drawn.tangibles.some(t => t.provenance === 'confirmed')",
+        ])
+        let final = try #require(lines.last?["final"] as? [String: Any])
+        #expect(lines.last?["timed_out"] as? Bool == false, "no confirmation: \(final)")
+        let state = try #require(final["state"] as? [String: Any])
+        let drawn = try #require(state["drawn"] as? [String: Any])
+        let scale = try #require(drawn["scale"] as? Double), origin = try #require(drawn["origin"] as? [Double])
+        let perc = try #require((drawn["tangibles"] as? [[String: Any]])?.first { $0["provenance"] as? String == "confirmed" })
+        let x = try #require(perc["x"] as? Double), y = try #require(perc["y"] as? Double)
+        // The PERC (set down at 300, 200), not the finger triple (at 450, 200).
+        #expect(abs(x - 300) < 3 && abs(y - 200) < 3, "\(perc)")
+        #expect(abs((perc["px"] as? Double ?? 0) - (origin[0] + x * scale)) < 0.01)
+        #expect(abs((perc["py"] as? Double ?? 0) - (origin[1] + y * scale)) < 0.01)
+        // Where the service says it is (the PERC lies still).
+        let api = try JSONSerialization.jsonObject(with: Data(try await demo.get("/api/state").utf8)) as? [String: Any]
+        let pose = try #require(((api?["tangibles"] as? [[String: Any]])?.first { $0["id"] as? Int == perc["id"] as? Int })?["pose"] as? [String: Double])
+        #expect(abs(pose["x"]! - x) < 1.5 && abs(pose["y"]! - y) < 1.5, "service \(pose), page \(x), \(y)")
+        // Every overlay seen with patches: each patch's centre pixel on the overlay canvas has
+        // its colour, opaque, at surface mm × scale + origin.
+        let seen = lines.compactMap { ($0["seen"] as? [String: Any])?["state"] as? [String: Any] }
+        #expect(!seen.isEmpty)
+        for s in seen {
+            let d = try #require(s["drawn"] as? [String: Any])
+            for p in d["patches"] as? [[String: Any]] ?? [] {
+                let colour = p["colour"] as? String
+                #expect(p["pixel"] as? [Int] == (colour == "white" ? [255, 255, 255] : [0, 0, 0]), "\(p)")
+                #expect(p["alpha"] as? Int == 255)
+                let px = try #require(p["px"] as? Double), pxs = try #require(p["x"] as? Double)
+                #expect(abs(px - (origin[0] + pxs * scale)) < 0.01)
+            }
+            #expect((s["presented"] as? Int ?? 0) >= 1)
+        }
+    }
+
+    @Test(.enabled(if: available)) func withoutAnAppThatDrawsTheSamePercIsNotConfirmed() async throws {
+        // The control for the test above: same scenario, nobody draws.
+        let demo = try DemoProcess(["--scenario", "fingers-triple-nearby", "--display", "app"])
+        defer { demo.stop() }
+        try await Task.sleep(for: .seconds(3))
+        let state = try await demo.get("/api/state")
+        #expect(state.contains("\"frame\""))
+        #expect(!state.contains("confirmed"), "\(state)")
+    }
+
+    /// A page of the service's origin that loads percbridge.js and makes a client with `options`.
+    static func clientSetup(_ options: String) -> String {
+        """
+        import('/percbridge.js').then(m => { window.log = {errors: [], hellos: 0, closes: 0}; \
+        const pb = window.pb = new m.PercBridge(\(options)); \
+        pb.on('error', e => log.errors.push(e)); pb.on('hello', () => log.hellos++); pb.on('close', () => log.closes++); \
+        return m.PROTOCOL; })
+        """
+    }
+
+    @Test(.enabled(if: available)) func aWrongTokenFailsClearlyAndStopsRetrying() async throws {
+        let demo = try DemoProcess(["--scenario", "single-placement", "--token", "the-right-token-1234"])
+        defer { demo.stop() }
+        let lines = try await Self.cdp("http://\(demo.address)/percbridge.js", [
+            "setup": Self.clientSetup("{token: 'not-the-token', drawsOverlay: false}"),
+            "poll": "({state: pb.state, log})", "until": "v.log.errors.length > 0", "timeout": 15,
+        ])
+        #expect(lines.first?["setup"] as? Int == 1)
+        let final = try #require(lines.last?["final"] as? [String: Any])
+        #expect(final["state"] as? String == "failed")
+        let error = try #require(((final["log"] as? [String: Any])?["errors"] as? [[String: Any]])?.first)
+        #expect(error["code"] as? String == "unauthorized")
+        #expect((error["message"] as? String)?.contains("the token is wrong") == true, "\(error)")
+        #expect((final["log"] as? [String: Any])?["hellos"] as? Int == 0)
+    }
+
+    @Test(.enabled(if: available)) func theClientReconnectsWhenTheServiceComesBack() async throws {
+        var demo = try DemoProcess(["--scenario", "single-placement"])
+        let port = demo.port
+        defer { demo.stop() }
+        let run = Task {
+            try await Self.cdp("http://127.0.0.1:\(port)/percbridge.js", [
+                "setup": Self.clientSetup("{drawsOverlay: false, reconnect: {minMs: 100, maxMs: 1000}}"),
+                "poll": "({state: pb.state, log, frame: pb.frame && pb.frame.frame})",
+                "until": "v.log.hellos >= 2 && v.frame !== null", "timeout": 40,
+            ]).map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
+        }
+        for _ in 0..<150 {
+            if (try? await demo.get("/metrics"))?.contains("percbridge_app_clients 1") == true { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        demo.stop()
+        try await Task.sleep(for: .seconds(1.5))
+        demo = try DemoProcess(["--scenario", "single-placement", "--http", "127.0.0.1:\(port)"])
+        let lines = try await run.value.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let final = try #require(lines.last??["final"] as? [String: Any])
+        #expect(lines.last??["timed_out"] as? Bool == false, "\(final)")
+        let log = try #require(final["log"] as? [String: Any])
+        #expect(log["hellos"] as? Int == 2)
+        #expect((log["closes"] as? Int ?? 0) >= 1)
+        #expect(final["state"] as? String == "open")
+    }
+}
