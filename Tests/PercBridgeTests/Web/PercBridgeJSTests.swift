@@ -102,6 +102,23 @@ import Testing
         #expect((final["log"] as? [String: Any])?["hellos"] as? Int == 0)
     }
 
+    @Test(.enabled(if: available)) func aServiceOfAnotherProtocolVersionIsRefusedClearly() async throws {
+        let demo = try DemoProcess(["--scenario", "single-placement"])
+        defer { demo.stop() }
+        let lines = try await Self.cdp("http://\(demo.address)/percbridge.js", [
+            "fake_hello": ["type": "hello", "protocol": 2, "service": "percbridge 9", "surface": ["name": "x", "width_mm": 100, "height_mm": 100],
+                           "tangibles": [], "frame_rate_hz": 120, "time": 1, "accepts": []] as [String: Any],
+            "setup": Self.clientSetup("{url: 'FAKE_URL', drawsOverlay: false}"),
+            "poll": "({state: pb.state, log})", "until": "v.log.errors.length > 0", "timeout": 15,
+        ])
+        let final = try #require(lines.last?["final"] as? [String: Any])
+        #expect(final["state"] as? String == "failed")
+        let error = try #require(((final["log"] as? [String: Any])?["errors"] as? [[String: Any]])?.first)
+        #expect(error["code"] as? String == "unsupported-version")
+        #expect((error["message"] as? String)?.contains("the service speaks app protocol 2; this percbridge.js speaks 1") == true, "\(error)")
+        #expect((final["log"] as? [String: Any])?["hellos"] as? Int == 0)
+    }
+
     @Test(.enabled(if: available)) func theClientReconnectsWhenTheServiceComesBack() async throws {
         var demo = try DemoProcess(["--scenario", "single-placement"])
         let port = demo.port

@@ -59,6 +59,12 @@ import Testing
         #expect(r["connections"] as? Int == 0)
     }
 
+    @Test(.enabled(if: available)) func aServiceOfAnotherProtocolVersionIsRefusedClearly() async throws {
+        let r = try await Self.check(["mismatch"])
+        #expect(r["refused"] as? Bool == true)
+        #expect((r["message"] as? String)?.contains("the service speaks app protocol 2; this percbridge client speaks 1") == true, "\(r)")
+    }
+
     @Test(.enabled(if: available)) func theClientComesBackWhenTheServiceDoes() async throws {
         var demo = try DemoProcess(["--scenario", "single-placement"])
         let port = demo.port

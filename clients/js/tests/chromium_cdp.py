@@ -11,7 +11,9 @@ SCRIPT.json: {"setup": "JS run once after the page loaded (may return a promise)
 Prints JSON lines: {"setup": ...}, then {"first": v} for the first poll value, {"seen": v}
 for each poll value whose `key` field is new, and {"final": v, "timed_out": bool}.
 With `pause_after_setup`, waits until PATH exists before polling (the test restarts the
-service meanwhile). Chromium is ended by pid.
+service meanwhile). With `"fake_hello": {...}` a WebSocket server on a free port answers every
+connection with that hello (a service of another protocol version); FAKE_URL in `setup` is its
+ws:// address. Chromium is ended by pid.
 """
 import asyncio
 import json
@@ -59,6 +61,18 @@ class CDP:
 
 
 async def run(url: str, script: dict) -> None:
+    if "fake_hello" in script:
+        hello = script["fake_hello"]
+
+        async def fake(ws):
+            await ws.send(json.dumps(hello))
+            await ws.wait_closed()
+        async with websockets.serve(fake, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            script = dict(script, setup=script.get("setup", "").replace("FAKE_URL", f"ws://127.0.0.1:{port}/ws"))
+            del script["fake_hello"]
+            await run(url, script)
+        return
     profile = tempfile.mkdtemp(prefix="pb-cdp-")
     proc = subprocess.Popen([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--mute-audio",
                              "--no-first-run", f"--user-data-dir={profile}", "--window-size=1280,720",

@@ -5,6 +5,7 @@ Modes:
   basic URL       frames arrive, a state change event fires, actuate is sent and answered
   token URL TOKEN the service refuses the token: Unauthorized, no retrying
   reconnect URL   waits for the service to go away and come back (the test restarts it)
+  mismatch        a WebSocket server of a future service (hello protocol 2): ProtocolMismatch
 """
 import asyncio
 import json
@@ -12,6 +13,7 @@ import sys
 import time
 
 import percbridge
+import websockets
 
 
 async def basic(url: str) -> dict:
@@ -71,9 +73,29 @@ async def reconnect(url: str) -> dict:
     return {}
 
 
+async def mismatch() -> dict:
+    async def future_service(ws):
+        await ws.send(json.dumps({"type": "hello", "protocol": 2, "service": "percbridge 9", "surface": {},
+                                  "tangibles": [], "frame_rate_hz": 120, "time": 1.0, "accepts": []}))
+        await ws.wait_closed()
+
+    async with websockets.serve(future_service, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        pb = percbridge.Client(f"ws://127.0.0.1:{port}/ws")
+        try:
+            await pb.connect(timeout=10)
+            return {"refused": False}
+        except percbridge.ProtocolMismatch as e:
+            return {"refused": True, "message": str(e), "connections": pb.connections}
+        finally:
+            await pb.close()
+
+
 async def main() -> None:
-    mode, url = sys.argv[1], sys.argv[2]
-    if mode == "basic":
+    mode, url = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "")
+    if mode == "mismatch":
+        r = await mismatch()
+    elif mode == "basic":
         r = await basic(url)
     elif mode == "token":
         r = await token(url, sys.argv[3])
