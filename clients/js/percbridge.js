@@ -25,8 +25,14 @@ export function fitToWindow(surface) {
   return { scale, left: (w - surface.width_mm * scale) / 2, top: (h - surface.height_mm * scale) / 2 };
 }
 
+/** The /ws of the service this module was loaded from (else of the page's own origin). */
+function serviceURL() {
+  const from = /^https?:/.test(import.meta.url) ? new URL(import.meta.url) : new URL(location.href);
+  return (from.protocol === "https:" ? "wss://" : "ws://") + from.host + "/ws";
+}
+
 const DEFAULTS = {
-  url: null,            // ws://host/ws of the page's own origin
+  url: null,            // ws://HOST/ws of the service this module was loaded from
   token: undefined,     // default: ?token= of the page's URL
   name: "percbridge.js app",
   drawsOverlay: true,   // draw light-check patches and report presented (a PERC display)
@@ -42,7 +48,7 @@ export class PercBridge extends EventTarget {
     this.options = { ...DEFAULTS, ...options, reconnect: { ...DEFAULTS.reconnect, ...(options.reconnect || {}) } };
     const params = typeof location !== "undefined" ? new URLSearchParams(location.search) : new URLSearchParams();
     this.token = this.options.token !== undefined ? this.options.token : params.get("token");
-    this.url = this.options.url || ((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    this.url = this.options.url || serviceURL();
     /** `connecting`, `open`, `closed` (will retry) or `failed` (will not: wrong token, protocol). */
     this.state = "connecting";
     this.hello = null;

@@ -29,7 +29,9 @@ enum WebServer {
         // clients/js, embedded at build time (WebEmbedPlugin); percbridge.js is the app library.
         for name in ["viewer.js", "percbridge.js"] {
             router.get(RouterPath(name)) { _, _ in
-                Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
+                // Any page may import the client (`import … from "http://table:8080/percbridge.js"`).
+                Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store",
+                                                .accessControlAllowOrigin: "*"],
                          body: .init(byteBuffer: WebFiles.named(name) ?? ByteBuffer()))
             }
         }

@@ -86,6 +86,35 @@ import Testing
         """
     }
 
+    @Test(.enabled(if: available)) func theDocsFollowPageFollowsATangibleFromAnyOrigin() async throws {
+        let demo = try DemoProcess(["--scenario", "single-placement"])
+        defer { demo.stop() }
+        // docs/follow-tangibles.html as a user would open it (file://), pointed at this demo.
+        let page = try String(contentsOf: Helper.repo.appendingPathComponent("docs/follow-tangibles.html"), encoding: .utf8)
+            .replacingOccurrences(of: "127.0.0.1:8080", with: demo.address)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pb-follow-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try page.write(to: file, atomically: true, encoding: .utf8)
+        let lines = try await Self.cdp(file.absoluteString, [
+            "poll": """
+                (() => { const d = [...document.querySelectorAll('.t')].filter(e => !e.hidden); \
+                return {n: d.length, w: innerWidth, h: innerHeight, at: d.map(e => { const b = e.getBoundingClientRect(); \
+                return [b.left + b.width / 2, b.top + b.height / 2]; })}; })()
+                """,
+            "until": "v.n > 0", "timeout": 15,
+        ])
+        let final = try #require(lines.last?["final"] as? [String: Any])
+        #expect(final["n"] as? Int == 1, "\(final)")
+        let at = try #require((final["at"] as? [[Double]])?.first)
+        let api = try JSONSerialization.jsonObject(with: Data(try await demo.get("/api/state").utf8)) as? [String: Any]
+        let pose = try #require((api?["tangibles"] as? [[String: Any]])?.first?["pose"] as? [String: Double])
+        // The surface (800 × 500 mm) fitted into the window, centred.
+        let w = try #require(final["w"] as? Double), h = try #require(final["h"] as? Double)
+        let scale = min(w / 800, h / 500)
+        #expect(abs(at[0] - ((w - 800 * scale) / 2 + pose["x"]! * scale)) < 3 * scale, "\(at) vs \(pose)")
+        #expect(abs(at[1] - ((h - 500 * scale) / 2 + pose["y"]! * scale)) < 3 * scale, "\(at) vs \(pose)")
+    }
+
     @Test(.enabled(if: available)) func aWrongTokenFailsClearlyAndStopsRetrying() async throws {
         let demo = try DemoProcess(["--scenario", "single-placement", "--token", "the-right-token-1234"])
         defer { demo.stop() }
