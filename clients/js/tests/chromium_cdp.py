@@ -7,7 +7,9 @@ DevTools protocol, for the tests of percbridge.js against `percbridge demo`
 SCRIPT.json: {"setup": "JS run once after the page loaded (may return a promise)",
               "poll": "JS returning a JSON-able value, run every 50 ms",
               "until": "JS condition on `v` (the poll's value) that ends the run",
-              "timeout": seconds, "pause_after_setup": {"file": PATH}}   (optional)
+              "timeout": seconds, "pause_after_setup": {"file": PATH},   (optional)
+              "result": "JS evaluated once when the run timed out, printed as {"result": ...}"}
+SCRIPT.json "-" reads it from stdin.
 Prints JSON lines: {"setup": ...}, then {"first": v} for the first poll value, {"seen": v}
 for each poll value whose `key` field is new, and {"final": v, "timed_out": bool}.
 With `pause_after_setup`, waits until PATH exists before polling (the test restarts the
@@ -126,6 +128,8 @@ async def run(url: str, script: dict) -> None:
                     return
                 await asyncio.sleep(0.05)
             print(json.dumps({"final": v, "timed_out": True}), flush=True)
+            if script.get("result"):
+                print(json.dumps({"result": await cdp.evaluate(script["result"])}), flush=True)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -136,5 +140,8 @@ async def run(url: str, script: dict) -> None:
 
 
 if __name__ == "__main__":
-    with open(sys.argv[2]) as f:
-        asyncio.run(run(sys.argv[1], json.load(f)))
+    if sys.argv[2] == "-":
+        asyncio.run(run(sys.argv[1], json.load(sys.stdin)))
+    else:
+        with open(sys.argv[2]) as f:
+            asyncio.run(run(sys.argv[1], json.load(f)))
