@@ -14,10 +14,11 @@ final class DemoProcess: @unchecked Sendable {
     var log: String { logLock.lock(); defer { logLock.unlock() }; return logText }
 
     /// Starts the demo with `arguments` (after `demo`) and waits until it prints its web port.
-    init(_ arguments: [String]) throws {
+    /// `binary`: another copy of `percbridge` (default: the built one).
+    init(_ arguments: [String], binary: String = CLI.binary.path) throws {
         // stdout into a pipe is block-buffered: stdbuf makes the demo print its port line at once.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        process.arguments = ["-oL", CLI.binary.path, "demo", "--http", "127.0.0.1:0", "--tuio", "127.0.0.1:9"] + arguments
+        process.arguments = ["-oL", binary, "demo", "--http", "127.0.0.1:0", "--tuio", "127.0.0.1:9"] + arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -115,6 +115,43 @@ import Testing
         #expect(abs(at[1] - ((h - 500 * scale) / 2 + pose["y"]! * scale)) < 3 * scale, "\(at) vs \(pose)")
     }
 
+    @Test(.enabled(if: available)) func pointerEventsAreForwardedAsContactsInSurfaceMillimetres() async throws {
+        let demo = try DemoProcess(["--scenario", "single-placement"])
+        defer { demo.stop() }
+        // A press held at a point: the service shows it as a finger (an unused trace) where
+        // the page's geometry puts that pixel on the surface.
+        let lines = try await Self.cdp("http://\(demo.address)/percbridge.js", [
+            "setup": Self.clientSetup("{drawsOverlay: false, contacts: document.documentElement}")
+                .replacingOccurrences(of: "return m.PROTOCOL;", with: "return new Promise(r => pb.on('hello', () => r(pb.geometry)));"),
+            "mouse": [["mousePressed", 400, 300], ["mouseMoved", 401, 300]],
+            "poll": "fetch('/api/state').then(r => r.json()).then(s => ({pointers: s.pointers, g: pb.geometry, errors: log.errors}))",
+            "until": "v.pointers.length > 0", "timeout": 15,
+        ])
+        let final = try #require(lines.last?["final"] as? [String: Any])
+        #expect(lines.last?["timed_out"] as? Bool == false, "\(final)")
+        let g = try #require(final["g"] as? [String: Double])
+        let finger = try #require((final["pointers"] as? [[String: Any]])?.first)
+        let x = try #require(finger["x"] as? Double), y = try #require(finger["y"] as? Double)
+        #expect(abs(x - (401 - g["left"]!) / g["scale"]!) < 1 && abs(y - (300 - g["top"]!) / g["scale"]!) < 1, "\(finger) \(g)")
+        #expect((finger["origin"] as? String)?.contains("app-") == true, "\(finger)")
+        #expect((final["errors"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test(.enabled(if: available)) func aCopyOfTheBinaryAloneServesTheEmbeddedClient() async throws {
+        // The installed binary has no file beside it (Debian package, a VM): the JS is inside.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pb-alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("percbridge")
+        try FileManager.default.copyItem(at: CLI.binary, to: copy)
+        let demo = try DemoProcess(["--scenario", "single-placement"], binary: copy.path)
+        defer { demo.stop() }
+        let served = try await demo.get("/percbridge.js")
+        let source = try String(contentsOf: Helper.repo.appendingPathComponent("clients/js/percbridge.js"), encoding: .utf8)
+        #expect(served == source)
+        #expect(try await demo.get("/viewer.js").contains("import { PercBridge } from \"./percbridge.js\""))
+    }
+
     @Test(.enabled(if: available)) func aWrongTokenFailsClearlyAndStopsRetrying() async throws {
         let demo = try DemoProcess(["--scenario", "single-placement", "--token", "the-right-token-1234"])
         defer { demo.stop() }

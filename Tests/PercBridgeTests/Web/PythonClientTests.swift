@@ -48,6 +48,15 @@ import Testing
         #expect(logged, "demo log: \(demo.log.suffix(2000))")
         #expect((r["errors"] as? [String])?.first?.hasPrefix("unknown-tangible") == true, "\(r)")
         #expect(r["offset_known"] as? Bool == true)
+        // Display: the surface fitted into 1920 × 1080 px, centred.
+        let display = try #require(r["display"] as? [String: Any])
+        let scale = min(1920 / surface[0], 1080 / surface[1])
+        let left = (1920 - surface[0] * scale) / 2, top = (1080 - surface[1] * scale) / 2
+        #expect(abs((display["scale"] as? Double ?? 0) - scale) < 1e-9)
+        #expect(abs((display["left"] as? Double ?? 0) - left) < 1e-9 && abs((display["top"] as? Double ?? 0) - top) < 1e-9)
+        let px = try #require(display["px"] as? [Double])
+        #expect(abs(px[0] - (left + pose[0] * scale)) < 1e-6 && abs(px[1] - (top + pose[1] * scale)) < 1e-6)
+        #expect((display["roundtrip"] as? [Double])?.allSatisfy { abs($0) < 1e-9 } == true)
     }
 
     @Test(.enabled(if: available)) func aWrongTokenIsRefusedClearlyWithoutRetrying() async throws {

@@ -9,7 +9,8 @@ SCRIPT.json: {"setup": "JS run once after the page loaded (may return a promise)
               "until": "JS condition on `v` (the poll's value) that ends the run",
               "timeout": seconds, "pause_after_setup": {"file": PATH},   (optional)
               "result": "JS evaluated once when the run timed out, printed as {"result": ...}"}
-SCRIPT.json "-" reads it from stdin.
+SCRIPT.json "-" reads it from stdin. "mouse": [[type, x, y], ...] dispatches real mouse input
+(mousePressed/mouseMoved/mouseReleased, CSS pixels) after the setup.
 Prints JSON lines: {"setup": ...}, then {"first": v} for the first poll value, {"seen": v}
 for each poll value whose `key` field is new, and {"final": v, "timed_out": bool}.
 With `pause_after_setup`, waits until PATH exists before polling (the test restarts the
@@ -105,6 +106,11 @@ async def run(url: str, script: dict) -> None:
                 await asyncio.sleep(0.05)
             if script.get("setup"):
                 print(json.dumps({"setup": await cdp.evaluate(script["setup"])}), flush=True)
+            # Real input through the browser (Pointer Events): [type, x, y] in CSS pixels.
+            for kind, x, y in script.get("mouse", []):
+                await cdp.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
+                               buttons=0 if kind == "mouseReleased" else 1, clickCount=1)
+                await asyncio.sleep(0.02)
             pause = script.get("pause_after_setup")
             if pause:
                 print(json.dumps({"paused": True}), flush=True)

@@ -40,6 +40,12 @@ async def basic(url: str) -> dict:
             await asyncio.sleep(0.05)
         out["errors"] = errors
         out["offset_known"] = pb.offset is not None
+        # The display helper: the surface fitted into 1920 x 1080, centred, and back.
+        view = percbridge.Display(pb.hello.surface, 1920, 1080)
+        px, py = view.to_pixels(change.tangible.pose.x, change.tangible.pose.y)
+        back = view.to_surface(px, py)
+        out["display"] = {"scale": view.scale, "left": view.left, "top": view.top, "px": [px, py],
+                          "roundtrip": [back[0] - change.tangible.pose.x, back[1] - change.tangible.pose.y]}
     return out
 
 
