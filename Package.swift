@@ -31,6 +31,9 @@ let package = Package(
         // Pure and deterministic: no I/O, no clock reads.
         .target(name: "MTKTangibles"),
         .target(name: "LightCheck", dependencies: ["MTKTangibles"]),
+        // Build time only: clients/js/*.js into the binary (served at /percbridge.js, /viewer.js).
+        .executableTarget(name: "WebEmbedTool"),
+        .plugin(name: "WebEmbedPlugin", capability: .buildTool(), dependencies: ["WebEmbedTool"]),
         .executableTarget(
             name: "PercBridge",
             dependencies: [
@@ -47,7 +50,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            plugins: ["WebEmbedPlugin"]
         ),
         .testTarget(name: "MTKTangiblesTests", dependencies: ["MTKTangibles"]),
         .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "MTKTangibles"]),

@@ -32,6 +32,10 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     public var minPatchRadius: Double = 1.5
     /// Free space kept between neighbouring patches.
     public var patchGap: Double = 1
+    /// A drawn patch stays where it is while its candidate stays within this fraction of the
+    /// patch's radius: the traces' jitter (0.5–1 mm a frame) moves no patch, and an app gets
+    /// a new overlay only when the plan changes.
+    public var patchHoldFraction: Double = 0.25
     public var footprintPolicy: FootprintPolicy = .preferCovered
 
     // MARK: Sensor model (likelihoods of the evidence)
@@ -97,6 +101,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         patchRadius = try v(.patchRadius, d.patchRadius)
         minPatchRadius = try v(.minPatchRadius, d.minPatchRadius)
         patchGap = try v(.patchGap, d.patchGap)
+        patchHoldFraction = try v(.patchHoldFraction, d.patchHoldFraction)
         footprintPolicy = try v(.footprintPolicy, d.footprintPolicy)
         missProbability = try v(.missProbability, d.missProbability)
         spontaneousFlipRate = try v(.spontaneousFlipRate, d.spontaneousFlipRate)
@@ -149,6 +154,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
             return "\(name) must be a positive number (got \(x))"
         }
         if minPatchRadius > patchRadius { return "minPatchRadius must not exceed patchRadius" }
+        if !(patchHoldFraction >= 0 && patchHoldFraction < 1) { return "patchHoldFraction must lie in 0..<1 (got \(patchHoldFraction))" }
         if maxRounds < 1 { return "maxRounds must be at least 1" }
         return latency.validationProblem ?? calibration.validationProblem
     }

@@ -266,7 +266,7 @@ public struct LightCheckScheduler: Sendable {
             if searches[t] != nil {
                 if searches[t]!.round != nil { patches[t] = calibrationPatches(t) }
             } else if checks[t]?.currentRound != nil {
-                patches[t] = checkPatches(t, at: time, startingWith: nil)
+                patches[t] = held(checkPatches(t, at: time, startingWith: nil))
             }
         }
         // New rounds avoid everything already placed, and every other check's live
@@ -283,7 +283,7 @@ public struct LightCheckScheduler: Sendable {
                 startCalibrationRound(t, at: time)
                 patches[t] = calibrationPatches(t)
             } else if checks[t] != nil {
-                patches[t] = checkPatches(t, at: time, startingWith: others, reserved: reserved)
+                patches[t] = held(checkPatches(t, at: time, startingWith: others, reserved: reserved))
                 if checks[t]?.state == .holding(.sensorBusy) { reserved.append(t) }
             }
         }
@@ -301,6 +301,22 @@ public struct LightCheckScheduler: Sendable {
             searches[t]?.setFirstOverlay(overlay.id, onScreenSince: onScreen)
         }
         return changed
+    }
+
+    /// Patches that stay put: a patch of the overlay on screen keeps its centre while the
+    /// new plan puts the same patch (id, colour, radius, purpose) within `patchHoldFraction`
+    /// of its radius, so a still tangible's jitter issues no new overlay. Applied before the
+    /// patches are placed, so the scheduler's positions are the drawn ones.
+    private func held(_ new: [Patch]) -> [Patch] {
+        guard config.patchHoldFraction > 0 else { return new }
+        return new.map { p in
+            guard let old = overlay.patches.first(where: { $0.id == p.id }), old.tangible == p.tangible,
+                  old.colour == p.colour, old.purpose == p.purpose, old.radius == p.radius,
+                  old.center.distance(to: p.center) <= config.patchHoldFraction * p.radius else { return p }
+            var kept = p
+            kept.center = old.center
+            return kept
+        }
     }
 
     /// Cross-talk after the fact: a patch of another tangible that was over one of this

@@ -66,6 +66,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keep the demo's tangible registry in FILE (default: a temp file).", valueName: "FILE"))
     var registry: String?
 
+    @Option(name: .long, help: ArgumentHelp("""
+        Who shows the light-check patches to the simulated light sensors: sim (a simulated \
+        60 Hz display, default) or app (a connected app that draws them and reports \
+        presented, e.g. the web viewer or a page on percbridge.js; while none does, no \
+        check gets an answer).
+        """, valueName: "sim|app"))
+    var display: String = "sim"
+
     static var scenarioNames: [String] { BuiltInScenarios.names + [DemoPairingScenario.name] }
 
     func validate() throws {
@@ -77,6 +85,7 @@ struct DemoCommand: AsyncParsableCommand {
         if !h.isLoopback && token.count < 16 {
             throw ValidationError("--http \(http) is reachable from other machines: give --token with at least 16 characters")
         }
+        guard ["sim", "app"].contains(display) else { throw ValidationError("--display must be sim or app (got \(display))") }
         if let d = duration, !(d > 0) { throw ValidationError("--duration must be above 0") }
         guard (1...1000).contains(rate) else { throw ValidationError("--rate must be 1 to 1000 Hz") }
     }
@@ -132,7 +141,8 @@ struct DemoCommand: AsyncParsableCommand {
             recording = try DemoRecording(path: record, config: config, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
         }
         let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
-                            recording: recording, links: links, logger: logger)
+                            recording: recording, links: links, displayByApp: display == "app", logger: logger)
+        if display == "app" { parts.router.divertPresented { loop.appPresented($0) } }
         let hub = parts.hub
         // Registry changes (pair, define, calibrate, forget) reach the engine between two frames.
         let registry = DirectRegistry(store: demoRegistry.store) { definitions in

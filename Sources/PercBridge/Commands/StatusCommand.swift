@@ -29,6 +29,7 @@ struct StatusCommand: AsyncParsableCommand {
             print(String(format: "  frames: %llu at %.0f Hz, up %.0f s", s["frames"]?.int64 ?? 0, s["frame_rate"]?.double ?? 0, s["uptime"]?.double ?? 0))
             print("  tangibles: \(s["tangibles"]?.int ?? 0) defined, \(s["on_surface"]?.int ?? 0) on the surface; apps connected: \(s["apps"]?.int ?? 0)")
             print("  registry: \(s["registry"]?.string ?? "?")")
+            if let http = s["http"]?.string { print("  web viewer: \(http)   app protocol: \(http.replacingOccurrences(of: "http:", with: "ws:"))ws") }
             let running = s["running"]?.stringArray ?? []
             if !running.isEmpty { print("  running: \(running.joined(separator: ", "))") }
             let links = (s["links"]?.array ?? []).compactMap(\.stringVariantDictionary)

@@ -88,7 +88,7 @@ final class ControlService: Sendable {
             "on_surface": .uint32(UInt32(onSurface)), "apps": .uint32(UInt32(hub?.clientCount ?? 0)),
             "links": ControlValues.list(links.statuses().map(ControlValues.link)),
             "running": .stringArray(running.withLock { $0.sorted() }),
-        ]
+        ].merging(hub?.listening.map { ["http": DBusValue.string($0)] } ?? [:]) { a, _ in a }
     }
 
     // MARK: Pair, forget

@@ -13,6 +13,8 @@ final class AppRouter: AppMessageSink {
     private let acceptPresented: Bool
     private let actuate: @Sendable (TangibleID, ActuationRequest) -> AppProtocolError?
     private let decoders = Mutex<[Int: JSONContactDecoder]>([:])
+    /// `demo --display app`: the apps' presented reports go to the simulated display instead.
+    private let presentedHandler = Mutex<(@Sendable (PresentedOverlay) -> Void)?>(nil)
     private let logger: Logger
 
     init(clock: FrameClock, surface: Vec2, acceptPresented: Bool, logger: Logger,
@@ -27,6 +29,10 @@ final class AppRouter: AppMessageSink {
             logger.info("app says hello", metadata: ["client": "\(client.id)", "name": "\(name ?? "-")", "draws_overlay": "\(draws)"])
             return nil
         case .presented(let overlay, let time, _):
+            if let handler = presentedHandler.withLock({ $0 }) {
+                handler(PresentedOverlay(overlayID: overlay, from: min(time ?? arrival, arrival)))
+                return nil
+            }
             guard acceptPresented else { return nil }
             // Without a mapped time the arrival is the best (latest) estimate of presentation.
             let from = min(time ?? arrival, arrival)
@@ -48,6 +54,12 @@ final class AppRouter: AppMessageSink {
         case .ping:
             return nil
         }
+    }
+
+    /// Sends the apps' presented reports to `handler` (the demo's simulated light sensors
+    /// then see what a real app put on screen) instead of the frame clock.
+    func divertPresented(_ handler: @escaping @Sendable (PresentedOverlay) -> Void) {
+        presentedHandler.withLock { $0 = handler }
     }
 
     /// Forgets a disconnected app's contact state.

@@ -31,10 +31,14 @@ final class DemoLoop: Service {
     /// The virtual PERC modules: only paired and defined ones reach the service (nil: all do).
     private let links: DemoLinks?
     let summary = Mutex(Summary())
+    /// `--display app`: overlays are seen when an app reports them presented, not at the
+    /// simulated display's next refresh. The latest few are kept to match the reports.
+    private let displayByApp: Bool
+    private let recentOverlays = Mutex<[Overlay]>([])
 
     init(runner: sending ScenarioRunner, parts: ServiceParts, start: Seconds, duration: Seconds?, rate: Double,
-         recording: DemoRecording?, links: DemoLinks? = nil, logger: Logger) {
-        self.runner = Mutex(runner); self.parts = parts; self.start = start
+         recording: DemoRecording?, links: DemoLinks? = nil, displayByApp: Bool = false, logger: Logger) {
+        self.runner = Mutex(runner); self.parts = parts; self.start = start; self.displayByApp = displayByApp
         self.duration = duration; self.rate = rate; self.recording = recording; self.logger = logger
         self.links = links
     }
@@ -79,7 +83,9 @@ final class DemoLoop: Service {
         recording?.record(calibrations: result.calibrationCommands)
         let stepTime = MonotonicClock.now() - started
         let model = runner.withLock { $0.world.model }
-        if let overlay = result.overlay {
+        if let overlay = result.overlay, displayByApp {
+            recentOverlays.withLock { $0.append(overlay); if $0.count > 16 { $0.removeFirst($0.count - 16) } }
+        } else if let overlay = result.overlay {
             // Drawn ~2 ms after the frame, on screen at the display's next refresh.
             let vsync = ((t + 0.002) * model.displayFrameRate).rounded(.up) / model.displayFrameRate
             runner.withLock { $0.present(overlay, at: vsync) }
@@ -104,6 +110,16 @@ final class DemoLoop: Service {
                 }
             }
         }
+    }
+
+    /// An app put overlay `report.overlayID` on screen (`--display app`): the simulated light
+    /// sensors see it from then on, and the report reaches the scheduler with the world's next step.
+    func appPresented(_ report: PresentedOverlay) {
+        guard let overlay = recentOverlays.withLock({ $0.last { $0.id == report.overlayID } }) else {
+            logger.debug("presented report for an unknown overlay", metadata: ["overlay": "\(report.overlayID)"])
+            return
+        }
+        runner.withLock { $0.present(overlay, at: report.from) }
     }
 
     /// The simulator's notifications as the service gets them: through the virtual links,

@@ -52,6 +52,14 @@ final class AppHub: Sendable {
     }
 
     var latestFrame: String? { state.withLock { $0.lastFrame } }
+    /// Where the web server listens (`http://HOST:PORT/`, the real port when `http.bind`
+    /// gave port 0), once it does: for `percbridge status` and the control API's `Status`.
+    var listening: String? { address.withLock { $0 } }
+    private let address = Mutex<String?>(nil)
+    func setListening(host: String, port: Int) {
+        let h = host.contains(":") ? "[\(host)]" : host
+        address.withLock { $0 = "http://\(h):\(port)/" }
+    }
     var clientCount: Int { clients.withLock { $0.count } }
     var connectedClients: [AppClient] { clients.withLock { Array($0.values) } }
     var overlayDrawingClients: Int { clients.withLock { $0.values.filter(\.drawsOverlay).count } }
@@ -96,8 +104,8 @@ final class AppHub: Sendable {
         if dropped > 0 { onDropped?(dropped) }
     }
 
-    func publish(_ overlay: Overlay, frame: UInt64) {
-        let json = encode(AppWire.OverlayMessage(overlay, frame: frame))
+    func publish(_ overlay: Overlay, frame: UInt64, time: Seconds) {
+        let json = encode(AppWire.OverlayMessage(overlay, frame: frame, time: time))
         state.withLock { $0.lastOverlay = json }
         for c in connectedClients { c.offerOverlay(json) }
     }
@@ -135,7 +143,7 @@ final class AppHub: Sendable {
 
 extension AppHub: FrameOutput {
     func publish(_ result: FrameResult) {
-        if let o = result.overlay { publish(o, frame: result.snapshot.frame) }
+        if let o = result.overlay { publish(o, frame: result.snapshot.frame, time: result.snapshot.time) }
         publish(result.snapshot)
     }
 }

@@ -83,6 +83,8 @@ enum AppWire {
         var type = "overlay"
         var overlay: UInt64
         var frame: UInt64
+        /// When the plan was made: the time of `frame`, on the service clock.
+        var time: Double
         var patches: [PatchJSON]
     }
 
@@ -127,8 +129,8 @@ extension AppWire.FrameMessage {
 }
 
 extension AppWire.OverlayMessage {
-    init(_ o: Overlay, frame: UInt64) {
-        self.init(overlay: o.id, frame: frame, patches: o.patches.map {
+    init(_ o: Overlay, frame: UInt64, time: Double) {
+        self.init(overlay: o.id, frame: frame, time: time, patches: o.patches.map {
             AppWire.PatchJSON(id: $0.id, tangible: $0.tangible, x: $0.center.x, y: $0.center.y,
                               radius: $0.radius, colour: $0.colour.rawValue, purpose: $0.purpose.rawValue)
         })

@@ -1,4 +1,4 @@
-// The web viewer's HTML (served at `/`); the drawing and protocol code is ViewerScript.
+// The web viewer's HTML (served at `/`); the drawing is clients/js/viewer.js on percbridge.js.
 enum ViewerPage {
     static let html = #"""
 <!doctype html>
@@ -26,7 +26,7 @@ enum ViewerPage {
   <div>press <b>f</b> for full screen (the surface then maps 1:1 to the display)</div>
 </div>
 <pre id="state"></pre>
-<script src="viewer.js"></script>
+<script type="module" src="viewer.js"></script>
 </body>
 </html>
 """#

@@ -6,12 +6,15 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Builds the Hummingbird application. Routes: `/` (web viewer), `/viewer.js`, `/ws` (app
+/// Builds the Hummingbird application. Routes: `/` (web viewer), `/viewer.js`, `/percbridge.js`
+/// (the JavaScript client, clients/js), `/ws` (app
 /// protocol, docs/app-protocol.md), `/metrics` (Prometheus), `/api/state` (latest frame).
 enum WebServer {
     /// A single WebSocket frame above this closes the connection (1009); messages between
     /// `AppHub.maxMessageBytes` and this get an `error` and the connection stays.
     static let maxFrameBytes = 1 << 20
+    /// Served without the token: code, no data.
+    static let publicPaths: Set<String> = ["/percbridge.js", "/viewer.js"]
 
     static func make(bind: HostPort, token: String, hub: AppHub, metrics: ServiceMetrics, logger: Logger,
                      diagnostics: LiveDiagnostics? = nil,
@@ -23,9 +26,14 @@ enum WebServer {
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: ViewerPage.html)))
         }
-        router.get("/viewer.js") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: ViewerScript.source)))
+        // clients/js, embedded at build time (WebEmbedPlugin); percbridge.js is the app library.
+        for name in ["viewer.js", "percbridge.js"] {
+            router.get(RouterPath(name)) { _, _ in
+                // Any page may import the client (`import … from "http://table:8080/percbridge.js"`).
+                Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store",
+                                                .accessControlAllowOrigin: "*"],
+                         body: .init(byteBuffer: WebFiles.named(name) ?? ByteBuffer()))
+            }
         }
         router.get("/metrics") { _, _ in
             metrics.appClients.record(hub.clientCount)
@@ -78,7 +86,11 @@ enum WebServer {
             server: .http1WebSocketUpgrade(webSocketRouter: wsRouter,
                                            configuration: .init(ws: wsConfig)),
             configuration: .init(address: address, serverName: "percbridge"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? bind.port) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? bind.port
+                hub.setListening(host: bind.host, port: port)
+                await onRunning(port)
+            },
             logger: logger
         )
     }
@@ -88,7 +100,8 @@ enum WebServer {
 struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: AccessToken
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard access.allows(request) else {
+        // The client code itself is public (an app page loads it before it knows a token).
+        guard access.allows(request) || WebServer.publicPaths.contains(request.uri.path) else {
             return Response(status: .unauthorized, headers: [.contentType: "text/plain"],
                             body: .init(byteBuffer: ByteBuffer(string: "percbridge: this address needs ?token=... or Authorization: Bearer ...\n")))
         }

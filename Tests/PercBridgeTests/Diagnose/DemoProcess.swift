@@ -8,16 +8,30 @@ final class DemoProcess: @unchecked Sendable {
     let process = Process()
     private(set) var port = 0
     private let lines = NSMutableArray()
+    private let logLock = NSLock()
+    private var logText = ""
+    /// What the demo logged so far.
+    var log: String { logLock.lock(); defer { logLock.unlock() }; return logText }
 
     /// Starts the demo with `arguments` (after `demo`) and waits until it prints its web port.
-    init(_ arguments: [String]) throws {
+    /// `binary`: another copy of `percbridge` (default: the built one).
+    init(_ arguments: [String], binary: String = CLI.binary.path) throws {
         // stdout into a pipe is block-buffered: stdbuf makes the demo print its port line at once.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        process.arguments = ["-oL", CLI.binary.path, "demo", "--http", "127.0.0.1:0", "--tuio", "127.0.0.1:9"] + arguments
-        let out = Pipe()
+        process.arguments = ["-oL", binary, "demo", "--http", "127.0.0.1:0", "--tuio", "127.0.0.1:9"] + arguments
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         try process.run()
+        // The log (stderr) is kept for tests that look for a line in it.
+        let errHandle = err.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = errHandle.availableData
+                if data.isEmpty { break }
+                logLock.lock(); logText += String(decoding: data, as: UTF8.self); logLock.unlock()
+            }
+        }
         let found = DispatchSemaphore(value: 0)
         let handle = out.fileHandleForReading
         Thread.detachNewThread { [self] in

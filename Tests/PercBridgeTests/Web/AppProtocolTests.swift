@@ -22,6 +22,8 @@ import Testing
         #expect(((hello["tangibles"] as? [[String: Any]])?.first?["name"]) as? String == "red")
         let overlay = try #require(msgs.first { $0["type"] as? String == "overlay" })
         #expect(overlay["overlay"] as? Int == 9)
+        // When the plan was made: the time of its frame (frame 5 at 120 Hz), service clock.
+        #expect(abs((overlay["time"] as? Double ?? -1) - 5.0 / 120) < 1e-9)
         let patch = try #require((overlay["patches"] as? [[String: Any]])?.first)
         #expect(patch["x"] as? Double == 105 && patch["colour"] as? String == "white")
         let frame = try #require(msgs.first { $0["type"] as? String == "frame" })
