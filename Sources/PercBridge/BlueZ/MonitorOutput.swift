@@ -46,10 +46,16 @@ final class MonitorOutput: Sendable {
         percs = Mutex(map)
     }
 
-    private static func wallClock() -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date())
+    /// ISO 8601 UTC with milliseconds. Formatted from the clock by hand: a Foundation date
+    /// formatter made per line cost more than the line (monitor fell behind at 10 PERCs × 100 Hz).
+    static func wallClock() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var t = ts.tv_sec
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
+                      Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), Int(ts.tv_nsec / 1_000_000))
     }
 
     func status(tangible: TangibleID, _ status: PercLinkStatus) {
@@ -99,10 +105,14 @@ final class MonitorOutput: Sendable {
     /// Latencies seen for one PERC (shared-clock devices only: the emulator).
     func latencies(tangible: TangibleID) -> [Double] { percs.withLock { $0[tangible]?.latencies ?? [] } }
 
+    /// Local time of day, `HH:mm:ss.SSS`.
     private static func clockText() -> String {
-        let f = DateFormatter()
-        f.dateFormat = "HH:mm:ss.SSS"
-        return f.string(from: Date())
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var t = ts.tv_sec
+        var tm = tm()
+        localtime_r(&t, &tm)
+        return String(format: "%02d:%02d:%02d.%03d", Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), Int(ts.tv_nsec / 1_000_000))
     }
 
     private func emit(_ line: String) {

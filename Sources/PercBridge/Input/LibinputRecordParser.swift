@@ -12,7 +12,7 @@ public enum LibinputRecordParser {
 
     public static func parse(_ text: String, sourceName: String) throws(RecordingError) -> EvdevRecording {
         let root: YAMLNode
-        do { root = try MiniYAML.parse(text) } catch { throw RecordingError("\(sourceName):\(error.line): not valid YAML: \(error.message)") }
+        do { root = try LibinputYAML.parse(text) } catch { throw RecordingError("\(sourceName):\(error.line): not valid YAML: \(error.message)") }
         guard let version = root["version"]?.int else { throw RecordingError("\(sourceName): no `version:` key: not a libinput record file") }
         guard version == 1 else { throw RecordingError("\(sourceName): libinput record version \(version) is not supported (only 1)") }
         guard let devices = root["devices"]?.items, !devices.isEmpty else { throw RecordingError("\(sourceName): no `devices:` in the recording") }

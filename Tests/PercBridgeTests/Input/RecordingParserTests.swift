@@ -45,8 +45,8 @@ import MTKTangibles
         #expect(r.entries.count == 1)
     }
 
-    @Test func miniYAMLReadsTheSubsetLibinputWrites() throws {
-        let y = try MiniYAML.parse("""
+    @Test func libinputYAMLReadsWhatLibinputWrites() throws {
+        let y = try LibinputYAML.parse("""
         a: 1
         b:
           c: "x: y" # comment
@@ -65,7 +65,18 @@ import MTKTangibles
         #expect(y["e"]?.items?[0]["g"]?.int == 2)
         #expect(y["e"]?.items?[1].items?.compactMap(\.int) == [4, 5])
         #expect(y["h"]?.string == "plain, with comma")
-        #expect(throws: YAMLError.self) { try MiniYAML.parse("a: [1, 2") }
+        #expect(throws: YAMLError.self) { try LibinputYAML.parse("a: [1, 2") }
+    }
+
+    /// A hostile recording cannot exhaust the stack: nesting is refused with its line before
+    /// Yams (which composes nested nodes recursively) sees it.
+    @Test func deeplyNestedYAMLIsRefusedWithItsLine() throws {
+        let flow = "a: 1\nb: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n"
+        do { _ = try LibinputYAML.parse(flow); Issue.record("100,000 nested brackets parsed") } catch { #expect(error.line == 2 && error.message.contains("nested too deeply")) }
+        var block = ""
+        for depth in 0..<200 { block += String(repeating: " ", count: depth * 2) + "k\(depth):\n" }
+        do { _ = try LibinputYAML.parse(block); Issue.record("200 nested mappings parsed") } catch { #expect(error.message.contains("indented too deeply")) }
+        #expect(try LibinputYAML.parse("a: '[[[['\n")["a"]?.string == "[[[[")
     }
 
     @Test func fuzzedRecordingsNeverCrash() throws {
