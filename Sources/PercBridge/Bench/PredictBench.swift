@@ -43,7 +43,8 @@ struct PredictBench: ParsableCommand {
             var runner = try ScenarioRunner(scenario, frameRate: rate)
             var core = EngineCore(definitions: runner.world.definitions)
             var n0: [Double] = [], n1: [Double] = []
-            while !runner.isFinished {
+            // Looping scenarios (demo) are played once.
+            while runner.now < scenario.duration {
                 let frame = runner.nextFrame()
                 let result = core.step(frame)
                 if let overlay = result.overlay {
