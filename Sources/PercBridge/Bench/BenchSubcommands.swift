@@ -9,4 +9,5 @@ let benchSubcommands: [any ParsableCommand.Type] = [
     InputBench.self,
     NotifyBench.self,
     ServiceBench.self,
+    PredictBench.self,
 ]

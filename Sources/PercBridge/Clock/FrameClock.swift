@@ -24,11 +24,24 @@ public final class FrameClock: Sendable {
         (frames, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(bufferedFrames))
     }
 
-    public func add(_ c: ContactUpdate) { assembler.withLock { $0.add(c); recorder?.record(c) } }
+    /// One contact update; in event mode a frame is cut for it (use `add(contacts:)` for a
+    /// whole input frame, so it is cut once).
+    public func add(_ c: ContactUpdate) {
+        assembler.withLock { $0.add(c); recorder?.record(c) }
+        ticker.inputArrived()
+    }
+    /// A completed input frame (evdev SYN_REPORT, TUIO fseq, one JSON message): in event
+    /// mode the clock cuts a frame at once (or at the `max_rate_hz` cap).
     public func add(contacts: [ContactUpdate]) {
         assembler.withLock { a in for c in contacts { a.add(c); recorder?.record(c) } }
+        if !contacts.isEmpty { ticker.inputArrived() }
     }
-    public func add(_ e: SensorEvent) { assembler.withLock { $0.add(e); recorder?.record(e) } }
+    /// A sensor notification or link change: it can change a tangible's state, so in event
+    /// mode it cuts a frame too.
+    public func add(_ e: SensorEvent) {
+        assembler.withLock { $0.add(e); recorder?.record(e) }
+        ticker.inputArrived()
+    }
     /// An app's presented report: kept in the frame, and in follow mode it cuts the frame.
     public func add(_ p: PresentedOverlay) {
         assembler.withLock { $0.add(p); recorder?.record(p) }

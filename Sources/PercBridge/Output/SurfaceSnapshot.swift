@@ -31,6 +31,8 @@ struct TangibleSnapshot: Hashable, Sendable {
     var session: Int64?
     /// Surface velocity (mm/s), zero when unknown.
     var velocity: Vec2 = .zero
+    /// Turn rate (rad/s, same sense as `Pose.angle`), zero when unknown.
+    var angularVelocity: Double = 0
     /// Whether apps should show it on the surface (TUIO alive): it has a pose.
     var isOnSurface: Bool { pose != nil }
     /// Last sensor values; nil when never reported.

@@ -43,6 +43,8 @@ enum ConfigLoader {
         }
         if let t = top.table("clock") {
             let r = reader(t, "clock")
+            config.clock.mode = r.choice("mode", default: config.clock.mode)
+            config.clock.maxRateHz = r.double("max_rate_hz", in: 10...10000, unit: "Hz", default: config.clock.maxRateHz)
             config.clock.rateHz = r.double("rate_hz", in: 1...1000, unit: "Hz", default: config.clock.rateHz)
             config.clock.followPresented = r.bool("follow_presented", default: config.clock.followPresented)
             issues += r.finish()

@@ -1,4 +1,5 @@
 // The real FrameCore: MTKTangibles' Engine, then LightCheck's scheduler, outcomes fed back.
+import Foundation
 import LightCheck
 import MTKTangibles
 
@@ -48,6 +49,9 @@ struct EngineCore {
                 }
                 if let (before, at) = lastPoses[r.id], frame.time > at {
                     t.velocity = (pose.position - before.position) / (frame.time - at)
+                    // The shorter way round, so a turn through ±π is not a full spin.
+                    let turn = remainder(pose.angle - before.angle, 2 * Double.pi)
+                    t.angularVelocity = turn / (frame.time - at)
                 }
                 lastPoses[r.id] = (pose, frame.time)
             } else {

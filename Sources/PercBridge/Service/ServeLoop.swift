@@ -36,14 +36,16 @@ final class ServeLoop: Service {
         }
         parts.clock.start { [self] frame in
             let pending = pendingDefinitions.withLock { p in defer { p = nil }; return p }
-            pipeline.withPipeline { p in
+            let busy = pipeline.withPipeline { p -> Bool in
                 let result = p.process(frame)
                 recording?.recordResult(of: p, frame: frame, result: result)
                 if let pending {
                     p.setDefinitions(pending.definitions)
                     recording?.record(definitions: pending.definitions)
                 }
+                return Self.isBusy(result, core: p.core)
             }
+            parts.clock.ticker.busy(busy)
             pending?.then()
         }
         defer {
@@ -69,6 +71,16 @@ final class ServeLoop: Service {
             SDNotify.stopping()
             group.cancelAll()
         }
+    }
+
+    /// Event mode: whether time alone can change the engine now, so the clock keeps a timer
+    /// (at `rate_hz`) for check deadlines, the time window, stationary checks and drop-outs.
+    /// Nothing on the surface, no PERC with its field on, no check running: sleep until input.
+    static func isBusy(_ result: FrameResult, core: EngineCore) -> Bool {
+        if !result.snapshot.pointers.isEmpty || !core.scheduler.overlay.patches.isEmpty { return true }
+        if let out = core.lastOutput, !out.needs.isEmpty || !out.freeTraces.isEmpty
+            || out.tangibles.contains(where: { !$0.traces.isEmpty }) { return true }
+        return result.snapshot.tangibles.contains { $0.pose != nil || $0.field == 1 }
     }
 
     private func status() -> String {

@@ -16,7 +16,7 @@ final class ServeRecording: Sendable {
     /// - Throws: `RecordingError` when the file cannot be created (its message says what to do).
     init(path: String, config: ServiceConfig, surface: Vec2, sources: [String], definitions: [TangibleDefinition]) throws {
         let header = RecordingHeader(writer: "percbridge 0.1.0 serve", surface: surface,
-                                     clock: config.clock.followPresented ? "follow-presented" : "fixed",
+                                     clock: config.clock.mode == .events ? "events" : config.clock.followPresented ? "follow-presented" : "fixed",
                                      rateHz: config.clock.rateHz, sources: sources,
                                      engine: config.engineConfig, lightChecks: config.lightCheckConfig)
         recorder = try Recorder(path: path, header: header)

@@ -10,6 +10,17 @@ struct ServiceConfig: Hashable, Sendable {
     }
 
     struct Clock: Hashable, Sendable {
+        enum Mode: String, Hashable, Sendable, CaseIterable {
+            /// Cut a frame when an input frame completes or a sensor event arrives.
+            case events
+            /// The old fixed-rate clock (`rate_hz`), kept as the benchmark baseline.
+            case fixed
+        }
+        var mode = Mode.events
+        /// Event mode: at most this many frames per second (bursts are coalesced).
+        var maxRateHz = 1000.0
+        /// Fixed mode: the tick rate; event mode: the timer rate while something on the
+        /// surface changes with time alone (checks, time window, stationary checks, drop-outs).
         var rateHz = 120.0
         /// When an app reports presented overlays, cut frames at those times instead of the timer.
         var followPresented = true

@@ -30,9 +30,12 @@ struct ServiceParts: Sendable {
                      actuate: @escaping @Sendable (TangibleID, ActuationRequest) -> AppProtocolError?,
                      onHTTPPort: @escaping @Sendable (Int) async -> Void) async throws -> ServiceParts {
         let metrics = ServiceMetrics()
-        let clock = FrameClock(mode: config.clock.followPresented && acceptPresented
-                               ? .followPresented(fallbackHz: config.clock.rateHz) : .fixedRate(hz: config.clock.rateHz),
-                               recorder: recorder)
+        let follow = config.clock.followPresented && acceptPresented
+        let mode: TickSchedule.Mode = switch config.clock.mode {
+        case .events: .events(maxHz: config.clock.maxRateHz, busyHz: config.clock.rateHz, followPresented: follow)
+        case .fixed: follow ? .followPresented(fallbackHz: config.clock.rateHz) : .fixedRate(hz: config.clock.rateHz)
+        }
+        let clock = FrameClock(mode: mode, recorder: recorder)
         let hub = AppHub(context: .init(service: "percbridge 0.1.0",
                                         surface: .init(name: config.surface.name, width_mm: surface.x, height_mm: surface.y),
                                         frameRateHz: config.clock.rateHz, acceptsContacts: config.http.acceptContacts),

@@ -11,6 +11,8 @@ final class AppClient: Sendable {
     let id: Int
     let remote: String
     private let box: Mutex<Box>
+    /// The look-ahead this app asked for in hello (`predict_ms`, 0…`AppLookahead.maxMS`).
+    private let lookahead = Atomic<Int>(0)
 
     private struct Box {
         var queued: [String] = []
@@ -38,6 +40,9 @@ final class AppClient: Sendable {
     var dropped: Int { box.withLock { $0.dropped } }
     var drawsOverlay: Bool { box.withLock { $0.drawsOverlay } }
     var name: String? { box.withLock { $0.name } }
+
+    var lookaheadMS: Int { lookahead.load(ordering: .relaxed) }
+    func setLookahead(ms: Int) { lookahead.store(ms, ordering: .relaxed) }
 
     func identify(name: String?, drawsOverlay: Bool) {
         box.withLock { $0.name = name; $0.drawsOverlay = drawsOverlay }

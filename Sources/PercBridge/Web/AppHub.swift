@@ -100,7 +100,17 @@ final class AppHub: Sendable {
         let json = encode(AppWire.FrameMessage(snapshot))
         state.withLock { $0.lastFrame = json }
         var dropped = 0
-        for c in connectedClients where c.offerFrame(json) { dropped += 1 }
+        // One encoding per look-ahead asked for (at most AppLookahead.maxMS + 1 of them).
+        var predicted: [Int: String] = [:]
+        for c in connectedClients {
+            let ahead = c.lookaheadMS
+            let message: String
+            if ahead == 0 || snapshot.tangibles.allSatisfy({ $0.pose == nil }) { message = json } else if let m = predicted[ahead] { message = m } else {
+                message = encode(AppWire.FrameMessage(snapshot, aheadMS: ahead))
+                predicted[ahead] = message
+            }
+            if c.offerFrame(message) { dropped += 1 }
+        }
         if dropped > 0 { onDropped?(dropped) }
     }
 
@@ -126,6 +136,10 @@ final class AppHub: Sendable {
             case .ping(let id, let appTime):
                 client.send(encode(AppWire.Pong(id: id, app_time: appTime, time: clock())))
             case .hello(let name, _, let draws):
+                switch AppLookahead.decode(data) {
+                case .failure(let e): reject(e, to: client); return
+                case .success(let ms): client.setLookahead(ms: ms)
+                }
                 client.identify(name: name, drawsOverlay: draws)
                 _ = sink.withLock { $0 }?.appSent(message, raw: data, from: client, at: arrival)
             case .contacts where !context.acceptsContacts:

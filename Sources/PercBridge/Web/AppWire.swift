@@ -49,8 +49,18 @@ enum AppWire {
         var provenance: String?
         var session: Int64?
         var velocity: [Double]
+        /// Where the tangible will be `ahead_ms` from the frame time at its current velocity
+        /// (only for apps that asked with `predict_ms` in hello, only with a pose).
+        var predicted: PredictedJSON?
         var sensors: Sensors
         struct Sensors: Encodable { var field: Int?; var light: Int?; var battery: Int? }
+    }
+
+    struct PredictedJSON: Encodable {
+        var x: Double
+        var y: Double
+        var angle: Double
+        var ahead_ms: Int
     }
 
     struct PointerJSON: Encodable {
@@ -114,12 +124,18 @@ extension AppWire.TangibleInfo {
 }
 
 extension AppWire.FrameMessage {
-    init(_ s: SurfaceSnapshot) {
+    /// - Parameter aheadMS: the app's look-ahead (hello `predict_ms`); 0: no `predicted`.
+    init(_ s: SurfaceSnapshot, aheadMS: Int = 0) {
         self.init(frame: s.frame, time: s.time, tangibles: s.tangibles.map { t in
             AppWire.TangibleJSON(id: t.id, name: t.name, state: t.state.rawValue,
                                  pose: t.pose.map { AppWire.PoseJSON(x: $0.position.x, y: $0.position.y, angle: $0.angle) },
                                  provenance: t.provenance?.rawValue, session: t.session,
                                  velocity: [t.velocity.x, t.velocity.y],
+                                 predicted: aheadMS > 0 ? t.pose.map { p in
+                                     let dt = Double(aheadMS) / 1000
+                                     let at = p.position + t.velocity * dt
+                                     return AppWire.PredictedJSON(x: at.x, y: at.y, angle: p.angle + t.angularVelocity * dt, ahead_ms: aheadMS)
+                                 } : nil,
                                  sensors: .init(field: t.field, light: t.light, battery: t.battery))
         }, pointers: s.pointers.map {
             AppWire.PointerJSON(id: $0.id, x: $0.position.x, y: $0.position.y,

@@ -1,0 +1,77 @@
+// `percbridge serve` cuts frames on input: a TUIO update leaves before the next tick would have; bursts are coalesced.
+import Foundation
+import Testing
+@testable import PercBridge
+
+@Suite(.serialized) struct EventFramesTests {
+    /// TUIO in → TUIO 1.1/2.0 out, Bluetooth off, a slow 10 Hz `rate_hz` so a tick is 100 ms away.
+    static func config(tuioIn: Int, tuioOut: Int, mode: String, maxRateHz: Double = 1000) -> String {
+        """
+        [surface]
+        width_mm = 800
+        height_mm = 500
+        [clock]
+        mode = "\(mode)"
+        rate_hz = 10
+        max_rate_hz = \(maxRateHz)
+        [[input]]
+        kind = "tuio"
+        listen = "127.0.0.1:\(tuioIn)"
+        [tuio]
+        targets = ["127.0.0.1:\(tuioOut)"]
+        version = "1.1"
+        [bluetooth]
+        enabled = false
+        [control]
+        enabled = false
+        """
+    }
+
+    static func serve(mode: String, maxRateHz: Double = 1000) async throws -> (ServeProcess, TempDir, Int, Int) {
+        let tmp = try TempDir("pb-events")
+        try RegistryStore(path: tmp.path("tangibles.json")).save(TangibleRegistry())
+        let tuioIn = TUIOPeers.freeUDPPort(), tuioOut = TUIOPeers.freeUDPPort()
+        let config = Self.config(tuioIn: tuioIn, tuioOut: tuioOut, mode: mode, maxRateHz: maxRateHz)
+            + "\n[registry]\npath = \"\(tmp.path("tangibles.json"))\"\n"
+        let serve = try ServeProcess(dir: tmp.url, config: config, logLevel: "notice")
+        #expect(await serve.waitForLog("percbridge serving"), "serve did not start: \(serve.log)")
+        return (serve, tmp, tuioIn, tuioOut)
+    }
+
+    /// Event mode: each update leaves in its own frame, far sooner than the 100 ms tick.
+    /// Fixed mode (the old clock) is run with the same probe to show the check discriminates:
+    /// there every update waits for the next tick, about one period after the previous bundle.
+    @Test(arguments: ["events", "fixed"])
+    func anUpdateLeavesBeforeTheNextTick(mode: String) async throws {
+        let (serve, _, tuioIn, tuioOut) = try await Self.serve(mode: mode)
+        let report = try await TUIOProbe.run(tuioIn: tuioIn, tuioOut: tuioOut, mode: "latency", count: 12)
+        let latencies = try #require(report["latencies_ms"] as? [Double])
+        #expect(latencies.count == 12)
+        if mode == "events" {
+            // Half a tick: the old clock could only do this by luck on all 12 (it waits ~100 ms each time).
+            #expect(latencies.allSatisfy { $0 < 50 }, "event mode latencies (ms): \(latencies)")
+        } else {
+            #expect(latencies.allSatisfy { $0 >= 50 }, "fixed mode latencies (ms): \(latencies)")
+        }
+        #expect(try await serve.terminate() == 0)
+    }
+
+    /// A 2 kHz burst with `max_rate_hz = 250`: at most 250 cuts a second (plus the 10 Hz
+    /// busy timer) reach the TUIO client, fseq positive and increasing, and the last position
+    /// still arrives (the coalesced updates are not lost).
+    @Test func aBurstIsCoalescedToTheCap() async throws {
+        let (serve, _, tuioIn, tuioOut) = try await Self.serve(mode: "events", maxRateHz: 250)
+        let report = try await TUIOProbe.run(tuioIn: tuioIn, tuioOut: tuioOut, mode: "burst", count: 2000, rate: 2000)
+        let bundles = try #require(report["bundles"] as? Int)
+        let window = try #require(report["window_seconds"] as? Double)
+        let sendSeconds = try #require(report["send_seconds"] as? Double)
+        #expect(sendSeconds < 1.5, "the probe could not send at ~2 kHz (\(sendSeconds) s for 2000)")
+        #expect(bundles <= Int((250 + 10) * window) + 2, "\(bundles) bundles in \(window) s")
+        #expect(bundles >= 50, "event mode kept cutting during the burst: \(bundles) bundles")
+        #expect(report["fseq_bad"] as? Int == 0)
+        #expect((report["fseq_first"] as? Int ?? 0) > 0)
+        let last = try #require(report["last_x"] as? Double)
+        #expect(abs(last - 0.8) < 0.002, "the last update reached the client: \(last)")
+        #expect(try await serve.terminate() == 0)
+    }
+}
