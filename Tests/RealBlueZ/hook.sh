@@ -41,6 +41,9 @@ for path in acquire start; do
 done
 
 # --- serve with a registry; pairing through the control API (percbridge pair, no --direct)
+# The system bus lets the service own its name only with our policy file (as the package does).
+cp $BTVM_DIR/org.percbridge.PercBridge1.conf /etc/dbus-1/system.d/ && \
+  dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig >/dev/null
 cat > $R/pb.toml <<TOML
 [bluetooth]
 adapter = "hci0"
