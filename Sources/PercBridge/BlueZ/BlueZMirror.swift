@@ -112,8 +112,8 @@ final class BlueZMirror: Sendable {
                 return (pending.count, false)
             }
             if let applied {
-                logger.info("BlueZ: snapshot of \(objects.count) objects (\(adapters.count) adapters, \(devices.count) devices)"
-                            + (applied.replayed > 0 ? ", \(applied.replayed) later signals replayed onto it" : ""))
+                let replayed = applied.replayed > 0 ? ", \(applied.replayed) later signals replayed onto it" : ""
+                logger.info("BlueZ: snapshot of \(objects.count) objects (\(adapters.count) adapters, \(devices.count) devices)\(replayed)")
                 if applied.retake {
                     logger.notice("BlueZ: more than \(Self.bufferLimit) signals came during the snapshot; taking another")
                     await snapshot()
