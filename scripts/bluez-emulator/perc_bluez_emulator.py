@@ -305,6 +305,13 @@ class Emulator:
             self.present = True
             self.conn.request_name(BLUEZ, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
             log("bluetoothd is back (took org.bluez)")
+            # Like a restarted bluetoothd: paired devices go into the auto-connect list, the
+            # ones in range connect by themselves at once, services resolve a moment later.
+            for dev in self.devices.values():
+                if dev.props_paired():
+                    dev.auto_connect = True
+                    if dev.in_range:
+                        dev.schedule_auto_connect(0.05, resolve_delay_s=0.3)
         return False
 
 
@@ -467,6 +474,12 @@ class PercDevice:
         self.unsent = 0
         self.stream = None
         self.connects = 0
+        # Like a paired LE device in the kernel's auto-connect list: after a link loss that
+        # was not our Disconnect, and after bluetoothd restarts, bluetoothd connects it by
+        # itself as soon as it advertises, and answers Connect meanwhile with
+        # Failed "Operation already in progress" (measured on bluetoothd 5.66, docs/bluez.md).
+        self.auto_connect = False
+        self.connect_calls = 0  # Device1.Connect calls, answered or refused (busy-loop checks)
         self.pending_pair = None
         self.agent_approvals = 0
         advertised = PROFILES[profile][0]
@@ -562,23 +575,56 @@ class PercDevice:
         self.chars = {}
 
     # -- link --
-    def connect(self):
+    def connect(self, resolve_delay_s=0.0):
         if self.connected:
             raise err("org.bluez.Error.AlreadyConnected", "Already Connected")
         if not self.in_range:
+            if self.auto_connect and self.props_paired():
+                raise err("org.bluez.Error.Failed", "Operation already in progress")
             raise err("org.bluez.Error.Failed", "le-connection-abort-by-local")
         self.connected = True
         self.connects += 1
         self.set_props({"Connected": dbus.Boolean(True)})
+        if resolve_delay_s > 0:
+            # After a bluetoothd restart the GATT client resolves the services a moment after
+            # Connected=true (the cache is read, then the PERC is asked).
+            GLib.timeout_add(int(resolve_delay_s * 1000), self._resolve)
+        else:
+            self._resolve()
+
+    def _resolve(self):
+        if not self.connected or self.dev_props().get("ServicesResolved"):
+            return False
         self.add_gatt()
         for path in self.start_sessions:
             if self.start_sessions[path] and path in mockobject.objects:
                 mockobject.objects[path]._set_notifying()
         self.set_props({"ServicesResolved": dbus.Boolean(True)})
+        return False
 
-    def link_lost(self, announce=True):
+    def dev_props(self):
+        obj = mockobject.objects.get(self.path)
+        return obj.props[DEVICE_IFACE] if obj is not None else {}
+
+    def props_paired(self):
+        return bool(self.dev_props().get("Paired", False))
+
+    def schedule_auto_connect(self, delay_s, resolve_delay_s=0.0):
+        """bluetoothd's own connect of a paired device that advertises (auto-connect list)."""
+        def fire():
+            if (self.auto_connect and self.in_range and not self.connected and self.emulator.present
+                    and self.props_paired() and self.path in mockobject.objects):
+                log(f"{self.address}: auto-connect (bluetoothd's own)")
+                self.connect(resolve_delay_s)
+            return False
+        GLib.timeout_add(int(delay_s * 1000), fire)
+
+    def link_lost(self, announce=True, local=False):
         if not self.connected:
             return
+        # A link lost by anything but our own Disconnect leaves a paired device in the
+        # auto-connect list.
+        self.auto_connect = not local and self.props_paired()
         self.connected = False
         self.subscribed.clear()
         for ch in self.chars.values():
@@ -667,13 +713,16 @@ class DeviceObject(mockobject.DBusMockObject):
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Connect(self):
+        self.perc.connect_calls += 1
         self.perc.connect()
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Disconnect(self):
         if not self.perc.connected:
+            # bluetoothd's Disconnect also takes a paired device out of the auto-connect list.
+            self.perc.auto_connect = False
             raise err("org.bluez.Error.NotConnected", "Not Connected")
-        self.perc.link_lost(announce=True)
+        self.perc.link_lost(announce=True, local=True)
 
     @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")
     def ConnectProfile(self, uuid):
@@ -778,10 +827,21 @@ class Control(dbus.service.Object):
         dev.in_range = bool(in_range)
         if not in_range:
             dev.link_lost(announce=True)
+        elif dev.auto_connect:
+            dev.schedule_auto_connect(0.1)
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
+    def SetPaired(self, address, paired):
+        """Paired (and bonded) as after `pair`: the device joins bluetoothd's auto-connect list."""
+        dev = self.em.device(address)
+        dev.set_props({"Paired": dbus.Boolean(bool(paired)), "Bonded": dbus.Boolean(bool(paired))})
 
     @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="")
     def DropLink(self, address):
-        self.em.device(address).link_lost(announce=True)
+        dev = self.em.device(address)
+        dev.link_lost(announce=True)
+        if dev.auto_connect:
+            dev.schedule_auto_connect(0.2)
 
     @dbus.service.method(CONTROL_IFACE, in_signature="sdu", out_signature="")
     def StartStream(self, address, rate, count):
@@ -877,6 +937,8 @@ class Control(dbus.service.Object):
         return dbus.Dictionary({
             "connected": dbus.Boolean(dev.connected),
             "connects": dbus.UInt32(dev.connects),
+            "connect_calls": dbus.UInt32(dev.connect_calls),
+            "auto_connect": dbus.Boolean(dev.auto_connect),
             "sent": dbus.UInt32(dev.sent),
             "unsent": dbus.UInt32(dev.unsent),
             "acquired": dbus.Boolean(sensor is not None and sensor.notify_sock is not None),

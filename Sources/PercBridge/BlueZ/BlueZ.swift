@@ -61,7 +61,9 @@ enum BlueZ {
         var address: String { properties.string("Address") ?? "" }
         var name: String { properties.string("Alias") ?? properties.string("Name") ?? "" }
         var adapter: DBusObjectPath? { properties.objectPath("Adapter") }
-        var rssi: Int? { properties.int("RSSI") }
+        /// nil when BlueZ has none or reports 127, which HCI defines as "RSSI not available"
+        /// (btvirt and some controllers send it in every advertising report).
+        var rssi: Int? { properties.int("RSSI").flatMap { $0 == 127 ? nil : $0 } }
         var uuids: [String] { properties.strings("UUIDs") }
         var paired: Bool { properties.bool("Paired") ?? false }
         var trusted: Bool { properties.bool("Trusted") ?? false }

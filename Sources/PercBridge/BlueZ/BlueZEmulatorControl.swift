@@ -24,6 +24,7 @@ struct BlueZEmulatorControl: Sendable {
     }
     func setInRange(_ address: String, _ inRange: Bool) async throws { try await call("SetInRange", [.string(address), .boolean(inRange)]) }
     func dropLink(_ address: String) async throws { try await call("DropLink", [.string(address)]) }
+    func setPaired(_ address: String, _ paired: Bool) async throws { try await call("SetPaired", [.string(address), .boolean(paired)]) }
     func startStream(_ address: String, rate: Double, count: UInt32) async throws {
         try await call("StartStream", [.string(address), .double(rate), .uint32(count)])
     }

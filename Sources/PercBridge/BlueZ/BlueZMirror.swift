@@ -39,7 +39,17 @@ final class BlueZMirror: Sendable {
         /// Grows with every snapshot and every adapter that appears: waiters that back off
         /// wake early when it moves (something worth retrying for happened).
         var epoch = 0
+        /// Signals that came while a snapshot was on its way (nil: none pending). They are
+        /// replayed onto the snapshot when it arrives: the reply is handled on another thread
+        /// than the signals, so a Connected=true or ServicesResolved=true that bluetoothd sent
+        /// after answering GetManagedObjects would otherwise be overwritten by the older
+        /// snapshot — seen on a real bluetoothd restart, whose auto-connects follow at once.
+        var buffered: [DBusSignal]?
+        var bufferOverflowed = false
     }
+
+    /// At most this many signals wait for a snapshot; beyond it the snapshot is retaken.
+    static let bufferLimit = 20_000
 
     private let state = Mutex(State())
 
@@ -69,7 +79,7 @@ final class BlueZMirror: Sendable {
         subs.append(try await connection.subscribe(
             DBusMatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
                           arguments: [0: BlueZ.service]), handler: handler))
-        state.withLock { $0.subscriptions = subs }
+        state.withLock { $0.subscriptions = subs; $0.buffered = [] }
         await snapshot()
     }
 
@@ -87,19 +97,32 @@ final class BlueZMirror: Sendable {
                     objects[path] = Self.interfaces(entry.value)
                 }
             }
-            let applied = state.withLock { s -> Bool in
+            let applied = state.withLock { s -> (replayed: Int, retake: Bool)? in
                 // A vanish/return while we waited makes this snapshot stale.
-                guard s.generation == generation else { return false }
+                guard s.generation == generation else { return nil }
                 s.objects = objects
                 s.owner = reply.sender
                 s.epoch += 1
-                return true
+                let pending = s.buffered ?? []
+                let retake = s.bufferOverflowed
+                s.buffered = retake ? [] : nil
+                s.bufferOverflowed = false
+                if retake { return (0, true) }
+                for signal in pending { _ = Self.apply(signal, to: &s) }
+                return (pending.count, false)
             }
-            if applied {
-                logger.info("BlueZ: snapshot of \(objects.count) objects (\(adapters.count) adapters, \(devices.count) devices)")
+            if let applied {
+                let replayed = applied.replayed > 0 ? ", \(applied.replayed) later signals replayed onto it" : ""
+                logger.info("BlueZ: snapshot of \(objects.count) objects (\(adapters.count) adapters, \(devices.count) devices)\(replayed)")
+                if applied.retake {
+                    logger.notice("BlueZ: more than \(Self.bufferLimit) signals came during the snapshot; taking another")
+                    await snapshot()
+                    return
+                }
                 notify(.snapshotTaken)
             }
         } catch {
+            state.withLock { s in if s.generation == generation { s.buffered = nil; s.bufferOverflowed = false } }
             logger.info("BlueZ: no bluetoothd on the \(connection.bus) (\(error)); waiting for it to appear")
         }
     }
@@ -205,69 +228,83 @@ final class BlueZMirror: Sendable {
     // MARK: signals
 
     private func handle(_ signal: DBusSignal) {
+        if signal.member == "NameOwnerChanged" { ownerChanged(signal); return }
+        let outcome = state.withLock { s -> (change: BlueZChange?, note: String?)? in
+            if s.buffered != nil {
+                if s.buffered!.count < Self.bufferLimit { s.buffered!.append(signal) } else { s.bufferOverflowed = true }
+                return nil
+            }
+            return Self.apply(signal, to: &s)
+        }
+        guard let outcome else { return }
+        if let note = outcome.note { logger.info("\(note)") }
+        if let change = outcome.change { notify(change) }
+    }
+
+    /// Applies one tree signal to the mirror; returns what to tell listeners (nil: nothing
+    /// known changed) and a line to log.
+    private static func apply(_ signal: DBusSignal, to s: inout State) -> (change: BlueZChange?, note: String?) {
         switch signal.member {
         case "InterfacesAdded":
-            guard signal.arguments.count == 2, case .objectPath(let path) = signal.arguments[0] else { return }
+            guard signal.arguments.count == 2, case .objectPath(let path) = signal.arguments[0] else { return (nil, nil) }
             let added = Self.interfaces(signal.arguments[1])
-            state.withLock { s in
-                var current = s.objects[path] ?? [:]
-                for (name, props) in added { current[name, default: BlueZ.Properties()].merge(props) }
-                s.objects[path] = current
-                if added[BlueZ.adapterInterface] != nil { s.epoch += 1 }
-            }
-            notify(.interfacesAdded(path, Array(added.keys)))
+            var current = s.objects[path] ?? [:]
+            for (name, props) in added { current[name, default: BlueZ.Properties()].merge(props) }
+            s.objects[path] = current
+            if added[BlueZ.adapterInterface] != nil { s.epoch += 1 }
+            return (.interfacesAdded(path, Array(added.keys)), nil)
         case "InterfacesRemoved":
             guard signal.arguments.count == 2, case .objectPath(let path) = signal.arguments[0],
-                  case .array(_, let names) = signal.arguments[1] else { return }
+                  case .array(_, let names) = signal.arguments[1] else { return (nil, nil) }
             let removed = names.compactMap(\.string)
-            let droppedSubtree = state.withLock { s -> Int in
-                guard var current = s.objects[path] else { return 0 }
+            var droppedSubtree = 0
+            if var current = s.objects[path] {
                 for name in removed { current[name] = nil }
                 s.objects[path] = current.isEmpty ? nil : current
                 // An adapter (or device) going takes everything below it along.
-                guard removed.contains(BlueZ.adapterInterface) || removed.contains(BlueZ.deviceInterface) else { return 0 }
-                let below = s.objects.keys.filter { $0 != path && $0.isWithin(path) }
-                for p in below { s.objects[p] = nil }
-                return below.count
+                if removed.contains(BlueZ.adapterInterface) || removed.contains(BlueZ.deviceInterface) {
+                    let below = s.objects.keys.filter { $0 != path && $0.isWithin(path) }
+                    for p in below { s.objects[p] = nil }
+                    droppedSubtree = below.count
+                }
             }
-            if removed.contains(BlueZ.adapterInterface) {
-                logger.info("BlueZ: adapter \(path) removed (dropped \(droppedSubtree) objects below it)")
-            }
-            notify(.interfacesRemoved(path, removed))
+            let note = removed.contains(BlueZ.adapterInterface)
+                ? "BlueZ: adapter \(path) removed (dropped \(droppedSubtree) objects below it)" : nil
+            return (.interfacesRemoved(path, removed), note)
         case "PropertiesChanged":
-            guard signal.arguments.count >= 2, case .string(let interface) = signal.arguments[0] else { return }
+            guard signal.arguments.count >= 2, case .string(let interface) = signal.arguments[0] else { return (nil, nil) }
             let changed = BlueZ.Properties(dictionary: signal.arguments[1])
             var invalidated: [String] = []
             if signal.arguments.count > 2 { invalidated = signal.arguments[2].stringArray ?? [] }
             let path = signal.path
-            let known = state.withLock { s -> Bool in
-                guard s.objects[path] != nil else { return false }
-                s.objects[path]![interface, default: BlueZ.Properties()].merge(changed, invalidated: invalidated)
-                return true
-            }
-            if known {
-                notify(.propertiesChanged(path, interface: interface, changed: changed, invalidated: invalidated,
-                                          arrival: signal.receivedAt))
-            }
-        case "NameOwnerChanged":
-            guard signal.arguments.count == 3, case .string(let newOwner) = signal.arguments[2] else { return }
-            let hadOwner = state.withLock { s -> Bool in
-                let had = s.owner != nil
-                s.owner = nil
-                s.objects = [:]
-                s.generation += 1
-                return had
-            }
-            if hadOwner {
-                logger.info("BlueZ: bluetoothd left the bus; all links are lost until it returns")
-                notify(.bluetoothdVanished)
-            }
-            if !newOwner.isEmpty {
-                logger.info("BlueZ: bluetoothd is on the bus again (\(newOwner)); taking a new snapshot")
-                Task { await self.snapshot() }
-            }
+            guard s.objects[path] != nil else { return (nil, nil) }
+            s.objects[path]![interface, default: BlueZ.Properties()].merge(changed, invalidated: invalidated)
+            return (.propertiesChanged(path, interface: interface, changed: changed, invalidated: invalidated,
+                                       arrival: signal.receivedAt), nil)
         default:
-            break
+            return (nil, nil)
+        }
+    }
+
+    private func ownerChanged(_ signal: DBusSignal) {
+        guard signal.arguments.count == 3, case .string(let newOwner) = signal.arguments[2] else { return }
+        let hadOwner = state.withLock { s -> Bool in
+            let had = s.owner != nil
+            s.owner = nil
+            s.objects = [:]
+            s.generation += 1
+            // Everything the new bluetoothd says from now on waits for (and lands on) its snapshot.
+            s.buffered = newOwner.isEmpty ? nil : []
+            s.bufferOverflowed = false
+            return had
+        }
+        if hadOwner {
+            logger.info("BlueZ: bluetoothd left the bus; all links are lost until it returns")
+            notify(.bluetoothdVanished)
+        }
+        if !newOwner.isEmpty {
+            logger.info("BlueZ: bluetoothd is on the bus again (\(newOwner)); taking a new snapshot")
+            Task { await self.snapshot() }
         }
     }
 

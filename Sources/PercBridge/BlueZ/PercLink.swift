@@ -24,6 +24,8 @@ final class PercLink: Sendable {
         var initialBackoff: Duration = .milliseconds(250)
         var maxBackoff: Duration = .seconds(30)
         var connectTimeout: Duration = .seconds(20)
+        /// How long a connected PERC may take to resolve its services before we start over.
+        var resolveTimeout: Duration = .seconds(15)
     }
 
     typealias EventHandler = @Sendable (SensorEvent) -> Void
@@ -115,30 +117,75 @@ final class PercLink: Sendable {
             if !device.connected {
                 attempt += 1
                 once(.connecting(attempt: attempt))
+                var answer = ConnectAnswer.connected
                 do {
                     if let adapter = device.adapter, mirror.adapter(path: adapter)?.powered == false {
                         logger.info("PERC \(address): adapter \(adapter) is off; powering it on")
                         try await calls.setPowered(adapter, true)
                     }
                     try await calls.connect(device.path, timeout: configuration.connectTimeout)
-                } catch let error as DBusError where error.name == BlueZ.ErrorName.alreadyConnected {
-                    // Someone else (or BlueZ itself) connected it: fine.
                 } catch {
                     if Task.isCancelled { break }
-                    once(.retrying(after: "connect failed (\(error))", inSeconds: backoff.seconds))
-                    await pause(backoff)
+                    answer = ConnectAnswer(error)
+                }
+                switch answer {
+                case .connected, .alreadyConnected:
+                    break   // Someone else (or BlueZ's own auto-connect) connected it: fine.
+                case .gone:
+                    // The object left the tree: look it up again (searching if need be) once the
+                    // mirror has seen it go; the pause ends at that removal.
+                    await pause(backoff, device: device.path)
+                    backoff = min(backoff * 2, configuration.maxBackoff)
+                    continue
+                case .pending(let why):
+                    // bluetoothd (the kernel's auto-connect list of paired devices) is already
+                    // connecting it: the link comes the moment the PERC advertises. Wait for that
+                    // event, not a timer; after connectTimeout clear the stale attempt with
+                    // Disconnect (what users of other BlueZ clients stuck on InProgress needed).
+                    once(.awaitingConnection(why))
+                    let epoch = mirror.epoch
+                    let outcome = await mirror.wait(timeout: configuration.connectTimeout) { m -> Bool? in
+                        guard m.bluetoothdPresent, m.epoch == epoch, let d = m.device(path: device.path) else { return false }
+                        return d.connected ? true : nil
+                    }
+                    if outcome == nil, !Task.isCancelled {
+                        logger.info("PERC \(address): no connection \(configuration.connectTimeout) after \(why); clearing BlueZ's pending connect")
+                        try? await calls.disconnect(device.path)
+                    }
+                    if outcome != true { continue }
+                case .notReady:
+                    // The adapter is not powered (rfkill, `btmgmt power off`): wait for Powered.
+                    once(.waitingForAdapter)
+                    guard let a = device.adapter else { await pause(backoff); backoff = min(backoff * 2, configuration.maxBackoff); continue }
+                    _ = await mirror.wait(timeout: configuration.maxBackoff) { m -> Bool? in
+                        guard m.bluetoothdPresent, let adapter = m.adapter(path: a) else { return true }
+                        return adapter.powered ? true : nil
+                    }
+                    continue
+                case .failed(let why):
+                    once(.retrying(after: "connect failed (\(why))", inSeconds: backoff.seconds))
+                    await pause(backoff, device: device.path)
                     backoff = min(backoff * 2, configuration.maxBackoff)
                     continue
                 }
             }
             let path = device.path
-            let resolved = await mirror.wait(timeout: .seconds(15)) { m -> Bool? in
-                guard let d = m.device(path: path), d.connected else { return false }
+            // Connected (maybe by bluetoothd itself, after a restart): services resolve on their
+            // own once the GATT client is ready. Wait for ServicesResolved or the link going.
+            let resolved = await mirror.wait(timeout: configuration.resolveTimeout) { m -> Bool? in
+                guard m.bluetoothdPresent, let d = m.device(path: path), d.connected else { return false }
                 return d.servicesResolved ? true : nil
             }
             guard resolved == true else {
-                once(.retrying(after: "services were not resolved", inSeconds: backoff.seconds))
-                await pause(backoff)
+                if resolved == nil, mirror.device(path: path)?.connected == true {
+                    // Connected but the services never resolved (seen after bluetoothd restarts):
+                    // a stale GATT client. Drop the link so that the next connect starts clean.
+                    logger.notice("PERC \(address): connected but services not resolved after \(configuration.resolveTimeout); disconnecting to start over")
+                    try? await calls.disconnect(path)
+                    continue
+                }
+                once(.retrying(after: "the link went before its services were resolved", inSeconds: backoff.seconds))
+                await pause(backoff, device: path)
                 backoff = min(backoff * 2, configuration.maxBackoff)
                 continue
             }
@@ -177,10 +224,20 @@ final class PercLink: Sendable {
         }
     }
 
-    /// Waits `duration`, or less when something worth retrying for happens.
-    private func pause(_ duration: Duration) async {
+    /// Waits `duration`, or less when something worth retrying for happens: a new snapshot or
+    /// adapter (epoch), the device connecting by itself, or it showing up again in an
+    /// advertisement (RSSI appears or changes) — a PERC back in range connects at once.
+    private func pause(_ duration: Duration, device: DBusObjectPath? = nil) async {
         let epoch = mirror.epoch
-        _ = await mirror.wait(timeout: duration) { $0.epoch != epoch ? true : nil }
+        let rssi = device.flatMap { mirror.device(path: $0)?.properties.int("RSSI") }
+        _ = await mirror.wait(timeout: duration) { m -> Bool? in
+            if m.epoch != epoch { return true }
+            guard let device else { return nil }
+            guard let d = m.device(path: device) else { return true }
+            if d.connected { return true }
+            let now = d.properties.int("RSSI")
+            return now != nil && now != rssi ? true : nil
+        }
     }
 
     private func lossReason(_ m: BlueZMirror, device: DBusObjectPath) -> String? {
@@ -296,6 +353,17 @@ final class PercLink: Sendable {
                                     arrival: NotifySocket.monotonicNow()))
             }
         }
+    }
+
+    private func deliverRead(_ bytes: [UInt8], arrival: Double) {
+        let events = state.withLock { s -> [SensorEvent] in
+            guard case .percV1(var d)? = s.decoder else { return [] }
+            let events = d.decodeRead(bytes, arrival: arrival)
+            s.decoder = .percV1(d)
+            return events
+        }
+        if !events.isEmpty { logger.info("PERC \(configuration.address): current state read at once (\(events.count) events)") }
+        for event in events { onEvent(event) }
     }
 
     private func deliver(_ bytes: [UInt8], arrival: Double) {

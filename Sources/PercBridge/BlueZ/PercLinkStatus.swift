@@ -18,6 +18,8 @@ enum PercLinkStatus: Sendable, Hashable, CustomStringConvertible {
     case connected(profile: PercProfileName, path: NotifyPath)
     case lost(reason: String)
     case retrying(after: String, inSeconds: Double)
+    /// BlueZ is connecting it already (its own auto-connect): waiting for Connected, no timer.
+    case awaitingConnection(String)
     case notAPerc(services: [String])
 
     /// The profile's raw value (MTKTangibles' PercProfile), kept as text for logs and JSON.
@@ -32,6 +34,8 @@ enum PercLinkStatus: Sendable, Hashable, CustomStringConvertible {
         case .connected(let profile, let path): "connected, \(profile), notifications via \(path.rawValue)"
         case .lost(let reason): "link lost: \(reason)"
         case .retrying(let why, let s): "\(why); retrying in \(String(format: "%.1f", s)) s"
+        case .awaitingConnection(let why):
+            "unreachable: BlueZ answered \(why); it connects as soon as the PERC advertises"
         case .notAPerc(let services):
             "connected, but it has none of the PERC services (found: \(services.isEmpty ? "none" : services.joined(separator: ", ")))"
         }

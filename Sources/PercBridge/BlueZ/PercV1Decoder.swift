@@ -56,4 +56,23 @@ struct PercV1Decoder: Sendable {
         stats.events += events.count
         return events
     }
+
+    /// A value read (ReadValue) right after subscribing: the current state without waiting
+    /// for the next heartbeat. Only used while no notification came yet (a notification is
+    /// newer or the same); not counted as a notification, and the sequence expectation stays
+    /// unset, so the PERC's own first notification is neither a duplicate nor a gap.
+    mutating func decodeRead(_ bytes: some Collection<UInt8>, arrival: Seconds) -> [SensorEvent] {
+        guard lastSequence == nil, let value = try? PercV1Value(parsing: bytes) else { return [] }
+        func event(_ kind: SensorKind, _ v: UInt8) -> SensorEvent {
+            SensorEvent(tangible: tangible, kind: kind, value: Int(v), sequence: value.sequence,
+                        deviceTime: value.deviceTime, arrival: arrival)
+        }
+        var events: [SensorEvent] = []
+        if lastField != value.field { events.append(event(.field, value.field)) }
+        if lastLight != value.light { events.append(event(.light, value.light)) }
+        lastField = value.field
+        lastLight = value.light
+        stats.events += events.count
+        return events
+    }
 }

@@ -21,6 +21,7 @@ struct ScanCommand: AsyncParsableCommand {
         With --json each device is one line:
           {"address":"C0:FF:EE:00:00:01","name":"PERC-one","rssi":-60,"profile":"perc-v1",
            "paired":false,"connected":false}
+        rssi is absent when BlueZ has no reading or the controller says "not available" (127). \
         profile is perc-v1, mtk-serial, nordic-uart, or null when only the name says PERC. \
         Next step: percbridge pair ADDRESS.
         """
@@ -49,10 +50,10 @@ struct ScanCommand: AsyncParsableCommand {
         await session.discovery.want()
         try? await Task.sleep(for: .seconds(timeout))
         // Read before stopping: bluetoothd drops every device's RSSI when discovery ends.
-        let found = session.mirror.devices.filter(BlueZDiscovery.isPerc).map {
-            Found(address: $0.address, name: $0.name, rssi: $0.rssi, profile: $0.advertisedProfile?.rawValue,
+        let found = Self.merged(session.mirror.devices.filter(BlueZDiscovery.isPerc).map {
+            Found(address: $0.address.uppercased(), name: $0.name, rssi: $0.rssi, profile: $0.advertisedProfile?.rawValue,
                   paired: $0.paired, connected: $0.connected)
-        }.sorted { ($0.rssi ?? -200, $1.address) > ($1.rssi ?? -200, $0.address) }
+        }).sorted { ($0.rssi ?? -200, $1.address) > ($1.rssi ?? -200, $0.address) }
         await session.discovery.unwant()
 
         if json {
@@ -71,5 +72,23 @@ struct ScanCommand: AsyncParsableCommand {
                   + "\((f.profile ?? "unknown").padding(toLength: 11, withPad: " ", startingAt: 0))  \(f.name)"
                   + (flags.isEmpty ? "" : "  (\(flags.joined(separator: ", ")))"))
         }
+    }
+
+    /// One entry per address. With several adapters BlueZ keeps one device object per
+    /// adapter that saw the PERC (`/org/bluez/hci0/dev_…`, `/org/bluez/hci1/dev_…`); a user
+    /// wants the PERC once: paired/connected if any adapter has it so, the strongest signal.
+    static func merged(_ entries: [Found]) -> [Found] {
+        var byAddress: [String: Found] = [:]
+        var order: [String] = []
+        for e in entries {
+            guard var m = byAddress[e.address] else { byAddress[e.address] = e; order.append(e.address); continue }
+            if m.name.isEmpty { m.name = e.name }
+            if let r = e.rssi, r > (m.rssi ?? Int.min) { m.rssi = r }
+            m.profile = m.profile ?? e.profile
+            m.paired = m.paired || e.paired
+            m.connected = m.connected || e.connected
+            byAddress[e.address] = m
+        }
+        return order.compactMap { byAddress[$0] }
     }
 }

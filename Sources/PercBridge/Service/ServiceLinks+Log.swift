@@ -19,6 +19,12 @@ extension ServiceLinks {
         case .retrying(let why, let seconds):
             md["reason"] = "\(why)"
             logger.notice("\(who): \(why); retrying in \(Int(seconds.rounded(.up))) s", metadata: md)
+        case .awaitingConnection(let why):
+            md["reason"] = "\(why)"
+            logger.notice("""
+                \(who): unreachable (BlueZ answered \(why)): BlueZ connects it as soon as it advertises again; \
+                waiting for that, no retries meanwhile
+                """, metadata: md)
         case .connecting(let attempt):
             logger.info("\(who): connecting\(attempt > 1 ? " (attempt \(attempt))" : "")", metadata: md)
         case .searching:
@@ -49,6 +55,7 @@ extension ServiceLinks {
         case .connected: "connected"
         case .lost: "lost"
         case .retrying: "retrying"
+        case .awaitingConnection: "unreachable"
         case .notAPerc: "not-a-perc"
         }
     }

@@ -1,0 +1,72 @@
+// PercLink against what real bluetoothd 5.66 answers (emulated): auto-connect of paired PERCs,
+// "Operation already in progress", services resolving late after a restart.
+import Foundation
+import Testing
+import MTKTangibles
+@testable import PercBridge
+
+@Suite(.serialized) struct ReconnectTests {
+    @Test func connectAnswersAreSortedByWhatALinkDoesNext() {
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.failed, message: "Operation already in progress"))
+                == .pending("org.bluez.Error.Failed: Operation already in progress"))
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.inProgress, message: "In Progress")) == .pending(BlueZ.ErrorName.inProgress))
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.alreadyConnected, message: "")) == .alreadyConnected)
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.notReady, message: "Resource Not Ready")) == .notReady)
+        #expect(ConnectAnswer(DBusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "")) == .gone)
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.failed, message: "le-connection-abort-by-local"))
+                == .failed("org.bluez.Error.Failed: le-connection-abort-by-local"))
+    }
+
+    /// A paired PERC that goes away: BlueZ answers Connect with "Operation already in
+    /// progress" (its own auto-connect); the link waits for Connected instead of retrying, and
+    /// comes back by BlueZ's connect when the PERC is in range again.
+    @Test func unreachablePairedPercWaitsForBlueZsOwnConnect() async throws {
+        let bed = try await BlueZTestbed()
+        try await bed.control.setPaired(BlueZTestbed.v1, true)
+        let log = EventLog()
+        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        defer { task.cancel() }
+        #expect(await eventually { link.linkUps == 1 })
+        try await bed.control.setInRange(BlueZTestbed.v1, false)
+        #expect(await eventually { log.statuses.contains { if case .awaitingConnection = $0 { true } else { false } } })
+        let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? 0
+        try await Task.sleep(for: .seconds(1.5))
+        // No retry loop while BlueZ is connecting it (the test link backs off from 0.1 s).
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
+        try await bed.control.setInRange(BlueZTestbed.v1, true)
+        #expect(await eventually { link.linkUps == 2 })
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
+    }
+
+    /// bluetoothd restarts: paired PERCs are connected by the new bluetoothd itself and their
+    /// services resolve a moment later; the link follows those events.
+    @Test func pairedPercStreamsAgainAfterABluetoothdRestart() async throws {
+        let bed = try await BlueZTestbed()
+        try await bed.control.setPaired(BlueZTestbed.v1, true)
+        let log = EventLog()
+        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        defer { task.cancel() }
+        #expect(await eventually { link.linkUps == 1 })
+        for round in 2...4 {
+            try await bed.control.vanish(seconds: 0)
+            #expect(await eventually { log.count(.link, value: 0) == round - 1 })
+            let back = ContinuousClock.now
+            try await bed.control.returnBluetoothd()
+            #expect(await eventually(5) { link.linkUps == round })
+            print("bluetoothd restart round \(round - 1): streaming again \(ContinuousClock.now - back) after it returned")
+        }
+        try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 20)
+        #expect(await eventually { log.count(.light) >= 20 })
+    }
+
+    @Test func readValueFillsTheStateBeforeTheFirstNotification() {
+        var d = PercV1Decoder(tangible: 1)
+        let value: [UInt8] = [0x10, 7, 0, 1, 0, 0, 0, 1, 0, 0, 0]
+        #expect(d.decodeRead(value, arrival: 1).map(\.kind) == [.field, .light])
+        // The PERC's own notification of the same value: no duplicate, no gap, a heartbeat.
+        #expect(d.decode(value, arrival: 2).map(\.kind) == [.heartbeat])
+        #expect(d.stats.duplicates == 0 && d.stats.lost == 0)
+        // Once notifications flow, a read is older news and is ignored.
+        #expect(d.decodeRead([0x10, 6, 0, 1, 0, 0, 0, 0, 0, 0, 0], arrival: 3).isEmpty)
+    }
+}

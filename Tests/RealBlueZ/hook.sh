@@ -1,0 +1,118 @@
+#!/bin/sh
+# Runs inside the bluez-vm guest (shared/bluez-vm, scenario.sh): percbridge against the real
+# bluetoothd 5.66 with two emulated PERCs (hci1 perc-v1, hci2 mtk-serial), central hci0.
+# One line per stage: "STAGE <name> PASS|FAIL <figure>"; exit 1 if any stage failed.
+# Figures: seconds from the trigger to the PERC being subscribed again (PERC side,
+# `wait subscribed`), events sent by the PERCs / received by percbridge.
+set -u
+PB=$BTVM_DIR/percbridge
+R=$RESULTS
+FAILED=0
+now() { cut -d' ' -f1 /proc/uptime; }
+since() { awk "BEGIN{printf \"%.2f\", $(now) - $1}"; }
+stage() { echo "STAGE $1 $2 $3"; [ "$2" = PASS ] || FAILED=1; }
+ctl() { $PERCCTL "$@"; }
+addr() { sed -n 's/.*"address": *"\([^"]*\)".*/\1/p' $PERC_DIR/$1.ready; }
+V1=$(addr hci1); MTK=$(addr hci2)
+echo "perc-v1 $V1, mtk-serial $MTK"
+ldd $PB | grep -q 'not found' && { ldd $PB; echo "STAGE ldd FAIL missing libraries"; exit 1; }
+
+# --- scan: each PERC once, no RSSI 127
+t=$(now)
+$PB scan --timeout 4 --json > $R/scan.json 2> $R/scan.err
+n1=$(grep -c "\"$V1\"" $R/scan.json); n2=$(grep -c "\"$MTK\"" $R/scan.json)
+if [ "$n1" = 1 ] && [ "$n2" = 1 ] && ! grep -q '"rssi":127' $R/scan.json; then stage scan PASS "both found once in $(since $t) s"
+else stage scan FAIL "lines v1=$n1 mtk=$n2: $(cat $R/scan.json $R/scan.err | tr '\n' ' ')"; fi
+
+# --- monitor on both notification paths (before pairing: monitor needs no service)
+for path in acquire start; do
+  flag=; [ $path = start ] && flag=--start-notify
+  $PB monitor $V1 $MTK --json --duration 25 $flag > $R/monitor-$path.json 2> $R/monitor-$path.err &
+  mpid=$!
+  ok=1; ctl hci1 'wait subscribed 15' >/dev/null && ctl hci2 'wait subscribed 15' >/dev/null || ok=0
+  ctl hci1 'stream 10 200' >/dev/null; ctl hci2 'stream 10 200' >/dev/null
+  ctl hci1 'wait idle 30' >/dev/null; ctl hci2 'wait idle 30' >/dev/null
+  sleep 1; kill $mpid 2>/dev/null; wait $mpid
+  l1=$(grep "\"$V1\"" $R/monitor-$path.json | grep -c '"kind":"light"'); l2=$(grep "\"$MTK\"" $R/monitor-$path.json | grep -c '"kind":"light"')
+  # 200 toggles each, + the initial state read at link-up (1 light event each).
+  if [ $ok = 1 ] && [ "$l1" -ge 200 ] && [ "$l2" -ge 200 ]; then stage monitor-$path PASS "v1 200 sent/$l1 received, mtk 200/$l2"
+  else stage monitor-$path FAIL "subscribed=$ok v1 200/$l1 mtk 200/$l2"; fi
+  ctl hci1 'wait disconnected 10' >/dev/null; ctl hci2 'wait disconnected 10' >/dev/null
+done
+
+# --- serve with a registry; pairing through the control API (percbridge pair, no --direct)
+# The system bus lets the service own its name only with our policy file (as the package does).
+cp $BTVM_DIR/org.percbridge.PercBridge1.conf /etc/dbus-1/system.d/ && \
+  dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig >/dev/null
+cat > $R/pb.toml <<TOML
+[bluetooth]
+adapter = "hci0"
+[http]
+enabled = false
+[tuio]
+enabled = false
+[registry]
+path = "$R/tangibles.json"
+TOML
+$PB serve --config $R/pb.toml --log-level info > $R/percbridge.log 2>&1 &
+SPID=$!
+sleep 2
+for a in $V1 $MTK; do
+  t=$(now)
+  if $PB pair $a --timeout 30 --json > $R/pair-$a.json 2>&1; then stage pair-$a PASS "paired through the control API in $(since $t) s"
+  else stage pair-$a FAIL "$(cat $R/pair-$a.json | tr '\n' ' ')"; fi
+done
+t=$(now)
+if ctl hci1 'wait subscribed 30' >/dev/null && ctl hci2 'wait subscribed 30' >/dev/null; then stage subscribe PASS "both subscribed $(since $t) s after pairing"
+else stage subscribe FAIL "not subscribed in 30 s"; fi
+
+back() {  # $1 stage name, $2 start time, $3 limit s: both PERCs subscribed again
+  if ctl hci1 "wait subscribed $3" >/dev/null && ctl hci2 "wait subscribed $3" >/dev/null; then stage $1 PASS "back in $(since $2) s"
+  else stage $1 FAIL "not back within $3 s"; fi
+}
+ctl hci1 'wait disconnected 0.1' >/dev/null 2>&1
+for kind in "drop" "drop fast"; do
+  t=$(now); ctl hci1 "$kind" >/dev/null; ctl hci2 "$kind" >/dev/null
+  ctl hci1 'wait disconnected 10' >/dev/null; ctl hci2 'wait disconnected 10' >/dev/null
+  back "$(echo $kind | tr ' ' -)" $t 20
+done
+
+restart_bluetoothd() {  # $1 signal
+  pid=$(pidof bluetoothd)
+  kill -$1 $pid; i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  if kill -0 $pid 2>/dev/null; then echo "bluetoothd $pid did not exit on $1 (harness limit: see dmesg)"; return 1; fi
+  /usr/libexec/bluetooth/bluetoothd -n >> $R/bluetoothd-restarted.log 2>&1 &
+  return 0
+}
+for sig in KILL TERM; do
+  if restart_bluetoothd $sig; then t=$(now); back bluetoothd-$sig $t 5
+  else stage bluetoothd-$sig FAIL "bluetoothd did not exit (guest kernel oops?) $(dmesg | grep -c -i oops) oops in dmesg"; fi
+  sleep 1
+done
+
+t=$(now); btmgmt --index 0 power off >/dev/null; sleep 1; btmgmt --index 0 power on >/dev/null
+back power-off-on $t 20
+
+# A PERC that stops advertising: reported unreachable, no busy loop, back when it advertises.
+ctl hci1 'adv off' >/dev/null; ctl hci1 'drop fast' >/dev/null
+sleep 8
+cpu0=$(awk '{print $14+$15}' /proc/$SPID/stat)
+sleep 5
+cpu1=$(awk '{print $14+$15}' /proc/$SPID/stat)
+ticks=$((cpu1 - cpu0))
+unreach=$(grep -c 'unreachable' $R/percbridge.log)
+t=$(now); ctl hci1 'adv on' >/dev/null
+if [ "$unreach" -ge 1 ] && [ $ticks -lt 100 ] && ctl hci1 'wait subscribed 20' >/dev/null; then
+  stage unreachable PASS "reported unreachable, ${ticks} CPU ticks in 5 s away, back $(since $t) s after adv on"
+else stage unreachable FAIL "unreachable lines=$unreach ticks=$ticks"; fi
+
+# Traffic through serve: nothing lost (the service counts gaps in its status).
+ctl hci1 'stream 10 200' >/dev/null; ctl hci2 'stream 10 200' >/dev/null
+ctl hci1 'wait idle 30' >/dev/null; ctl hci2 'wait idle 30' >/dev/null
+sleep 1
+$PB status --json > $R/status.json 2>&1
+echo "status: $(cat $R/status.json | head -c 2000)"
+
+kill -TERM $SPID; i=0; while kill -0 $SPID 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+if kill -0 $SPID 2>/dev/null; then stage sigterm FAIL "still running 5 s after SIGTERM"; kill -KILL $SPID; else stage sigterm PASS "exited in $(awk "BEGIN{print $i/10}") s"; fi
+exit $FAILED
