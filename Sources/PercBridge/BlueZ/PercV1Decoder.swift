@@ -43,18 +43,7 @@ struct PercV1Decoder: Sendable {
         }
         lastSequence = value.sequence
 
-        func event(_ kind: SensorKind, _ v: UInt8) -> SensorEvent {
-            SensorEvent(tangible: tangible, kind: kind, value: Int(v), sequence: value.sequence,
-                        deviceTime: value.deviceTime, arrival: arrival)
-        }
-        var events: [SensorEvent] = []
-        if lastField != value.field { events.append(event(.field, value.field)) }
-        if lastLight != value.light { events.append(event(.light, value.light)) }
-        if events.isEmpty { events.append(event(.heartbeat, value.field)) }
-        lastField = value.field
-        lastLight = value.light
-        stats.events += events.count
-        return events
+        return stateEvents(value, arrival: arrival, heartbeatWhenUnchanged: true)
     }
 
     /// A value read (ReadValue) right after subscribing: the current state without waiting
@@ -63,6 +52,12 @@ struct PercV1Decoder: Sendable {
     /// unset, so the PERC's own first notification is neither a duplicate nor a gap.
     mutating func decodeRead(_ bytes: some Collection<UInt8>, arrival: Seconds) -> [SensorEvent] {
         guard lastSequence == nil, let value = try? PercV1Value(parsing: bytes) else { return [] }
+        return stateEvents(value, arrival: arrival, heartbeatWhenUnchanged: false)
+    }
+
+    /// Field and light events for what changed since the last value (a heartbeat when nothing
+    /// did and `heartbeatWhenUnchanged`), and the new state remembered.
+    private mutating func stateEvents(_ value: PercV1Value, arrival: Seconds, heartbeatWhenUnchanged: Bool) -> [SensorEvent] {
         func event(_ kind: SensorKind, _ v: UInt8) -> SensorEvent {
             SensorEvent(tangible: tangible, kind: kind, value: Int(v), sequence: value.sequence,
                         deviceTime: value.deviceTime, arrival: arrival)
@@ -70,6 +65,7 @@ struct PercV1Decoder: Sendable {
         var events: [SensorEvent] = []
         if lastField != value.field { events.append(event(.field, value.field)) }
         if lastLight != value.light { events.append(event(.light, value.light)) }
+        if events.isEmpty && heartbeatWhenUnchanged { events.append(event(.heartbeat, value.field)) }
         lastField = value.field
         lastLight = value.light
         stats.events += events.count
