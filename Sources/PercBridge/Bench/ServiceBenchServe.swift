@@ -32,13 +32,15 @@ final class BenchServeChild: @unchecked Sendable {
             _ = try registry.add(.standardPerc(id: 0, name: "bench-\(i + 1)", address: address))
         }
         try RegistryStore(path: registryPath).save(registry)
-        // Fixed-rate clock (no app reports presented frames here); one TUIO 1.1 datagram per
-        // profile and frame (the bench's receiver takes 64 KiB datagrams).
+        // The fixed-rate clock this bench was made for (its latency splits out the wait for the
+        // next tick; the event-driven default cuts no frames while idle): no app reports
+        // presented frames here; one TUIO 1.1 datagram per frame (the receiver takes 64 KiB).
         let config = """
             [surface]
             width_mm = \(BenchLayout.surface.x)
             height_mm = \(BenchLayout.surface.y)
             [clock]
+            mode = "fixed"
             rate_hz = \(setup.rateHz)
             follow_presented = false
             [[input]]

@@ -123,6 +123,9 @@ final class ControlService: Sendable {
     /// Registry changes reach the engine between two frames: a call returns only once the
     /// engine has them, so a List right after it sees the change.
     func engineTakes(_ what: String, _ done: @escaping @Sendable (EngineCore) -> Bool) async throws {
+        // With event-driven frames the frame that applied the change may already be past
+        // (nothing else cuts one on a quiet surface): look at the engine as it is first.
+        if pipeline.withPipeline({ done($0.core) }) { return }
         _ = try await waiters.wait(timeout: .seconds(5), timeoutError: {
             ControlError(.Timeout, "the engine did not take \(what) within 5 s (are frames being made? see `percbridge status`); the registry has it")
         }) { view in done(view.pipeline.core) ? true : nil }

@@ -33,6 +33,9 @@ final class ServeLoop: Service {
         links.observeRegistry { [self] registry, thenFollow in
             pendingDefinitions.withLock { $0 = (registry.tangibles, thenFollow) }
             hub.updateTangibles(registry.tangibles)
+            // Event mode: a quiet surface cuts no frames, so the change asks for one itself
+            // (pair/define/forget and SIGHUP must not wait for the next touch).
+            parts.clock.ticker.inputArrived()
         }
         parts.clock.start { [self] frame in
             let pending = pendingDefinitions.withLock { p in defer { p = nil }; return p }
@@ -47,6 +50,9 @@ final class ServeLoop: Service {
             }
             parts.clock.ticker.busy(busy)
             pending?.then()
+            // The new definitions take effect after this frame's step: one more frame shows
+            // them (to apps, and to control calls waiting for the engine to have them).
+            if pending != nil { parts.clock.ticker.inputArrived() }
         }
         defer {
             parts.clock.stop()

@@ -45,7 +45,7 @@ import Testing
     @Test func unknownKeyListsTheKnownOnes() async throws {
         let r = try await check("[clock]\nrate_hz = 60\nrate = 60\n")
         #expect(r.status == 78)
-        #expect(r.stderr.contains(":3: clock.rate: unknown key; allowed: follow_presented, rate_hz"))
+        #expect(r.stderr.contains(":3: clock.rate: unknown key; allowed: follow_presented, max_rate_hz, mode, rate_hz"))
     }
 
     @Test func unknownSectionIsReported() async throws {
