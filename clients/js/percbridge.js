@@ -175,9 +175,14 @@ export class PercBridge extends EventTarget {
     try {
       const http = this.url.replace(/^ws/, "http").replace(/\/ws(\?.*)?$/, "/api/state");
       const r = await fetch(http + (this.token ? "?token=" + encodeURIComponent(this.token) : ""), { cache: "no-store" });
-      if (r.status === 401 || r.status === 403) {
-        this._fail("unauthorized", `the service at ${this.url} refused the connection (HTTP ${r.status}): ` +
+      if (r.status === 401) {
+        this._fail("unauthorized", `the service at ${this.url} refused the connection (HTTP 401): ` +
           (this.token ? "the token is wrong" : "it needs a token: give { token } or open the page with ?token=..."));
+        return true;
+      }
+      if (r.status === 403) {
+        // This page's origin (or the name it used) is not allowed; the body says what to configure.
+        this._fail("forbidden", `the service at ${this.url} refused this page (HTTP 403): ${(await r.text()).trim()}`);
         return true;
       }
     } catch (_) { /* not reachable (down, or another origin): retry */ }

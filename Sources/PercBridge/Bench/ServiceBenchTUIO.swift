@@ -51,7 +51,7 @@ final class BenchTUIOWatcher: Sendable {
             .channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(DatagramHandler { bytes, _ in
+                    try channel.pipeline.syncOperations.addHandler(DatagramHandler { bytes, _, _ in
                         watcher.received(bytes, at: PosixClock.now())
                     })
                 }

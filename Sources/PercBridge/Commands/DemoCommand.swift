@@ -42,6 +42,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Access token (required when --http is not a loopback address).")
     var token: String = ""
 
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp("""
+        A web page origin that may use /ws besides the viewer's own, e.g. http://localhost:5173 \
+        (repeat for several; `null` for pages opened from disk; docs/security.md).
+        """, valueName: "ORIGIN"))
+    var allowOrigin: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("A built-in scenario name or a scenario JSON file.", valueName: "NAME|FILE"))
     var scenario: String = "demo"
 
@@ -82,6 +88,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         for t in tuio where HostPort(parsing: t) == nil { throw ValidationError("--tuio \(t) is not HOST:PORT") }
         guard let h = HostPort(parsing: http, allowZeroPort: true) else { throw ValidationError("--http \(http) is not HOST:PORT") }
+        for o in allowOrigin {
+            if let problem = ServiceConfig.HTTP.originProblem(o) { throw ValidationError("--allow-origin \(o) \(problem)") }
+        }
         if !h.isLoopback && token.count < 16 {
             throw ValidationError("--http \(http) is reachable from other machines: give --token with at least 16 characters")
         }
@@ -113,6 +122,7 @@ struct DemoCommand: AsyncParsableCommand {
         config.tuio.versions = ServiceConfig.TUIO.Versions(rawValue: tuioVersion)!
         config.http.bind = HostPort(parsing: http, allowZeroPort: true)!
         config.http.token = token
+        config.http.allowedOrigins = allowOrigin
 
         let start = MonotonicClock.now()
         let tokenQuery = token.isEmpty ? "" : "?token=\(token)"

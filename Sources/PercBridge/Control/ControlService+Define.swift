@@ -10,8 +10,8 @@ extension ControlService {
     /// calibration's result.
     func define(name rawName: String, kind rawKind: String, address rawAddress: String) async throws -> [String: DBusValue] {
         let name = rawName.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 64 else {
-            throw ControlError(.InvalidArgument, "give the tangible a name of 1 to 64 characters, e.g. percbridge define \"PERC red\" --address AA:BB:CC:DD:EE:FF")
+        guard !name.isEmpty, InputText.nameProblem(name) == nil else {
+            throw ControlError(.InvalidArgument, "give the tangible a name of 1 to 64 printable characters (not \"\(InputText.clip(name))\"), e.g. percbridge define \"PERC red\" --address AA:BB:CC:DD:EE:FF")
         }
         guard Int(name) == nil else {
             throw ControlError(.InvalidArgument, "the name \"\(name)\" is a number, and numbers name tangibles by id; choose a name with a letter")
@@ -22,7 +22,7 @@ extension ControlService {
         case "perc": kind = .perc
         case "puc": kind = .puc
         case "": kind = address == nil ? .puc : .perc
-        default: throw ControlError(.InvalidArgument, "kind \"\(rawKind)\" is neither perc nor puc")
+        default: throw ControlError(.InvalidArgument, "kind \"\(InputText.clip(rawKind))\" is neither perc nor puc")
         }
         if kind == .perc && address == nil {
             throw ControlError(.InvalidArgument, "a PERC needs the Bluetooth address of its module (--address AA:BB:CC:DD:EE:FF, see `percbridge status`); a tangible without a module is a PUC (--kind puc)")
@@ -99,7 +99,7 @@ extension ControlService {
     func calibrate(_ key: String) async throws -> [String: DBusValue] {
         let key = key.trimmingCharacters(in: .whitespaces)
         guard let d = pipeline.withPipeline({ p in p.core.engine.definitions.first { "\($0.id)" == key || $0.name == key || $0.address?.uppercased() == key.uppercased() } }) else {
-            throw ControlError(.UnknownTangible, "no tangible \"\(key)\" in the registry; `percbridge list` shows the known ones")
+            throw ControlError(.UnknownTangible, "no tangible \"\(InputText.clip(key))\" in the registry; `percbridge list` shows the known ones")
         }
         guard d.kind == .perc else { throw ControlError(.NotAPerc, "\(d.name) is a PUC: it has no light sensor to calibrate") }
         let result = try await calibrate(d, pose: nil, storedHint: "the old offset stays")

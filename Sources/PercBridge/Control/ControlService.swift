@@ -95,10 +95,14 @@ final class ControlService: Sendable {
 
     func pair(address raw: String, name: String) async throws -> [String: DBusValue] {
         let address = try Self.checkedAddress(raw)
+        let name = name.trimmingCharacters(in: .whitespaces)
+        if let problem = InputText.nameProblem(name) {
+            throw ControlError(.InvalidArgument, "the name \"\(InputText.clip(name))\" \(problem); choose a shorter name (it is shown in every frame)")
+        }
         let job = "pair \(address)"
         try begin(job, busy: "\(address) is being paired already; wait for that call to finish")
         defer { end(job) }
-        let r = try await links.pair(address: address, name: name.trimmingCharacters(in: .whitespaces))
+        let r = try await links.pair(address: address, name: name)
         try await engineTakes("the new PERC \(r.name)") { core in core.engine.definitions.contains { $0.id == r.tangible } }
         logger.notice("paired \(r.address) (\(r.name), \(r.profile)) as tangible \(r.tangible)", metadata: ["address": "\(r.address)"])
         return ["address": .string(r.address), "name": .string(r.name), "profile": .string(r.profile),
@@ -109,7 +113,7 @@ final class ControlService: Sendable {
         let key = key.trimmingCharacters(in: .whitespaces)
         guard !key.isEmpty else { throw ControlError(.InvalidArgument, "name the tangible to forget by id, name or address (see `percbridge list`)") }
         guard let d = try load().find(key) else {
-            throw ControlError(.UnknownTangible, "no tangible \"\(key)\" in the registry; `percbridge list` shows the known ones")
+            throw ControlError(.UnknownTangible, "no tangible \"\(InputText.clip(key))\" in the registry; `percbridge list` shows the known ones")
         }
         let removed = try await links.forget(id: d.id)
         try await engineTakes("the removal of \(removed.name)") { core in !core.engine.definitions.contains { $0.id == removed.id } }
@@ -156,7 +160,7 @@ final class ControlService: Sendable {
     static func checkedAddress(_ raw: String) throws -> String {
         let address = raw.trimmingCharacters(in: .whitespaces).uppercased()
         guard BlueZ.isAddress(address) else {
-            throw ControlError(.InvalidArgument, "'\(raw)' is not a Bluetooth address; write it as AA:BB:CC:DD:EE:FF (see `percbridge scan`)")
+            throw ControlError(.InvalidArgument, "'\(InputText.clip(raw))' is not a Bluetooth address; write it as AA:BB:CC:DD:EE:FF (see `percbridge scan`)")
         }
         return address
     }

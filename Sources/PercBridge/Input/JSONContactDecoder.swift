@@ -25,6 +25,9 @@ public struct JSONContactDecoder: Sendable {
     private var offset: Double?
 
     public static let maxContactsPerMessage = 256
+    /// Contacts down at once per sender (a sender that never ends its contacts cannot grow
+    /// this table, nor the engine's traces, without bound; docs/security.md).
+    public static let maxActiveContacts = 256
 
     public init(origin: InputOrigin, surfaceSize: Vec2? = nil, unitScale: Double = 1) {
         self.origin = origin; self.surfaceSize = surfaceSize; self.unitScale = unitScale
@@ -96,6 +99,9 @@ public struct JSONContactDecoder: Sendable {
             case (.move, .none): bad.record("move of a contact that never began", at: here, "id \(id)"); phase = .begin
             case (.end, .none): bad.record("end of a contact that never began", at: here, "id \(id)"); continue
             default: break
+            }
+            if phase == .begin, active.count >= Self.maxActiveContacts {
+                bad.record("too many contacts down at once", at: here, "\(Self.maxActiveContacts) are down; id \(id) is ignored"); continue
             }
             if let last = active[id], time < last {
                 bad.record("contact time went backwards", at: here, "id \(id)"); continue

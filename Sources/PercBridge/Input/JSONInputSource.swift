@@ -65,7 +65,7 @@ public final class JSONInputSource: InputSource {
                 .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
                 .channelInitializer { [self] channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(DatagramHandler { bytes, sender in
+                        try channel.pipeline.syncOperations.addHandler(DatagramHandler { bytes, sender, _ in
                             self.decode(bytes, from: sender, sink: sink)
                         })
                     }

@@ -10,6 +10,9 @@
 // reference client accepts an equal fseq). fseq −1 is accepted without ordering (the reference
 // server marks the leading parts of a split frame with it). Coordinates 0...1 are scaled to
 // the surface size in mm; times are arrival times (TUIO carries no usable clock for us).
+// Bounds (TUIOLimits): a source silent for `sourceTimeout` is dropped with its cursors ended
+// (`expire`); new sources, and new sessions beyond the per-source and total caps, are dropped
+// and counted in `drops` (the caller turns them into a metric and a log line).
 import MTKTangibles
 
 public struct TUIODecoder: Sendable {
@@ -20,15 +23,51 @@ public struct TUIODecoder: Sendable {
         /// The alive set and the sessions set by the parts of `lastFrame` seen so far.
         var frameAlive: Set<Int64> = []
         var frameSets: Set<Int64> = []
+        /// Arrival of its last frame; silent sources expire.
+        var lastSeen: Seconds = 0
     }
 
     public let surfaceSize: Vec2
     public var bad = BadInputLog()
     public private(set) var framesAccepted = 0
     public private(set) var framesDropped = 0
+    public var limits: TUIOLimits
+    /// What was dropped on purpose since the last `takeDrops()`, by reason.
+    private var drops: [String: Int] = [:]
     private var sources: [String: SourceState] = [:]
+    /// Alive sessions over all sources (bounded by `limits.maxTraces`).
+    public private(set) var aliveTotal = 0
+    public var sourceCount: Int { sources.count }
 
-    public init(surfaceSize: Vec2) { self.surfaceSize = surfaceSize }
+    public init(surfaceSize: Vec2, limits: TUIOLimits = TUIOLimits()) { self.surfaceSize = surfaceSize; self.limits = limits }
+
+    /// The drops counted since the last call, by reason (`tuio_max_sources`, …).
+    public mutating func takeDrops() -> [String: Int] {
+        defer { drops = [:] }
+        return drops
+    }
+
+    private mutating func drop(_ reason: String, _ kind: String, at sender: String, _ detail: String = "") {
+        drops[reason, default: 0] += 1
+        bad.record(kind, at: sender, detail)
+    }
+
+    /// Ends the cursors of every source silent for longer than `limits.sourceTimeout` at `now`
+    /// and forgets the source (a tracker that crashed never sends its last empty `alive`).
+    public mutating func expire(now: Seconds, into out: inout [ContactUpdate]) {
+        let silent = sources.filter { now - $0.value.lastSeen > limits.sourceTimeout }.keys.sorted()
+        for key in silent {
+            let state = sources.removeValue(forKey: key)!
+            for id in state.alive.keys.sorted() {
+                var u = state.alive[id]!
+                u.phase = .end; u.time = now; u.arrival = now
+                out.append(u)
+            }
+            aliveTotal -= state.alive.count
+            drop("tuio_source_timeout", "TUIO source silent, its cursors ended", at: key,
+                 "no frame for over \(limits.sourceTimeout) s (input source_timeout_s), \(state.alive.count) cursors ended")
+        }
+    }
 
     /// Decodes one datagram from `sender` ("host:port").
     public mutating func feed(datagram: [UInt8], sender: String, arrival: Seconds, into out: inout [ContactUpdate]) {
@@ -114,7 +153,15 @@ public struct TUIODecoder: Sendable {
 
     private mutating func commit(_ p: inout Pending, sender: String, arrival: Seconds, into out: inout [ContactUpdate]) {
         let key = "tuio\(p.version) \(p.source ?? sender)"
+        if sources[key] == nil, sources.count >= limits.maxSources {
+            framesDropped += 1
+            drop("tuio_max_sources", "TUIO source over max_sources", at: sender,
+                 "\(limits.maxSources) sources are active; \(InputText.clip(key)) is ignored until one goes silent")
+            return
+        }
         var state = sources[key] ?? SourceState()
+        state.lastSeen = arrival
+        defer { sources[key]?.lastSeen = arrival }
         let frame = p.frame ?? -1
         let continues = frame != -1 && frame == state.lastFrame && !p.sets.isEmpty
             && Set(p.alive ?? []) == state.frameAlive && p.sets.allSatisfy { !state.frameSets.contains($0.0) }
@@ -138,12 +185,26 @@ public struct TUIODecoder: Sendable {
         // Ends first (sessions that left the alive set), in id order for determinism.
         for id in state.alive.keys.sorted() where !alive.contains(id) {
             var u = state.alive.removeValue(forKey: id)!
+            aliveTotal -= 1
             u.phase = .end; u.time = arrival; u.arrival = arrival
             out.append(u)
         }
         for (id, pos, major) in p.sets {
             guard alive.contains(id) else { bad.record("TUIO set for a session not alive", at: sender, "session \(id)"); continue }
             let phase: ContactUpdate.Phase = state.alive[id] == nil ? .begin : .move
+            if phase == .begin {
+                if state.alive.count >= limits.maxTracesPerSource {
+                    drop("tuio_max_traces_per_source", "TUIO session over max_traces_per_source", at: sender,
+                         "\(limits.maxTracesPerSource) sessions of this source are alive; session \(id) is ignored")
+                    continue
+                }
+                if aliveTotal >= limits.maxTraces {
+                    drop("tuio_max_traces", "TUIO session over max_traces", at: sender,
+                         "\(limits.maxTraces) sessions of this input are alive; session \(id) is ignored")
+                    continue
+                }
+                aliveTotal += 1
+            }
             let u = ContactUpdate(origin: origin, contactID: id, phase: phase, position: pos, major: major, minor: major,
                                   time: arrival, arrival: arrival)
             if phase == .move, let prev = state.alive[id], prev.position == pos, prev.major == major { continue }

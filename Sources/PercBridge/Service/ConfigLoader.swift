@@ -68,6 +68,7 @@ enum ConfigLoader {
                 if input.path == nil, kind != nil { r.fail("file", "missing: a recording input needs a file", allowed: "a path") }
             case .tuio:
                 input.listen = r.hostPort("listen", default: HostPort(host: "127.0.0.1", port: 3333))
+                input.tuioLimits = ServiceConfig.Input.readTUIOLimits(r)
             case .jsonTCP:
                 input.listen = r.hostPort("listen", default: HostPort(host: "127.0.0.1", port: 3334))
             }
@@ -90,6 +91,9 @@ enum ConfigLoader {
             config.http.token = r.string("token", allowed: "at least 16 characters; required for non-loopback binds", default: "")
             config.http.maxMessageBytes = r.int("max_message_bytes", in: 1024...1_048_576, unit: "bytes", default: config.http.maxMessageBytes)
             config.http.acceptContacts = r.bool("accept_contacts", default: config.http.acceptContacts)
+            config.http.allowedOrigins = r.strings("allowed_origins", allowed: "a list of origins such as [\"http://table.local:3000\"], or [\"*\"] for any page",
+                                                   valid: ServiceConfig.HTTP.originProblem, default: config.http.allowedOrigins)
+            config.http.maxApps = r.int("max_apps", in: 1...4096, unit: "apps", default: config.http.maxApps)
             if config.http.enabled, !config.http.bind.isLoopback, config.http.token.count < 16 {
                 r.fail(t["token"] == nil ? "bind" : "token",
                        "binding to \(config.http.bind) (not loopback) needs a token of at least 16 characters",

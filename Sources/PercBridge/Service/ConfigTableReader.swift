@@ -119,6 +119,25 @@ final class ConfigTableReader {
         return out
     }
 
+    /// A list of strings, each checked by `valid` (nil: fine, else why not).
+    func strings(_ key: String, allowed: String, valid: (String) -> String? = { _ in nil }, default d: [String]) -> [String] {
+        guard let v = value(key) else { return d }
+        guard let array = v.array else {
+            fail(key, "expected a list, found \(describe(v))", allowed: allowed)
+            return d
+        }
+        var out: [String] = []
+        for (i, element) in array.enumerated() {
+            guard let s = element.string else {
+                fail(key, "entry \(i + 1) (\(element.debugDescription.prefix(40))) is not a quoted string", allowed: allowed)
+                continue
+            }
+            if let problem = valid(s) { fail(key, "entry \(i + 1) (\"\(s.prefix(80))\") \(problem)", allowed: allowed); continue }
+            out.append(s)
+        }
+        return out
+    }
+
     /// A sub-table, or nil (with an issue if the key holds something else).
     func table(_ key: String) -> TOMLTable? {
         guard let v = value(key) else { return nil }

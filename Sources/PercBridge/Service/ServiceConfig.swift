@@ -35,6 +35,8 @@ struct ServiceConfig: Hashable, Sendable {
         var path: String?
         /// tuio, json-tcp: where to listen.
         var listen: HostPort?
+        /// tuio: bounds on what senders can make us keep, and who may send (docs/security.md).
+        var tuioLimits = TUIOLimits()
     }
 
     struct TUIO: Hashable, Sendable {
@@ -58,6 +60,10 @@ struct ServiceConfig: Hashable, Sendable {
         var token = ""
         var maxMessageBytes = 65536
         var acceptContacts = true
+        /// Web pages (origins) allowed besides the viewer's own; "*" allows any (docs/security.md).
+        var allowedOrigins: [String] = []
+        /// Apps connected at once; the next gets close code 1013.
+        var maxApps = 64
     }
 
     struct Control: Hashable, Sendable {

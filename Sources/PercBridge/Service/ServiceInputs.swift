@@ -3,7 +3,7 @@ import Logging
 import MTKTangibles
 
 enum ServiceInputs {
-    static func make(_ inputs: [ServiceConfig.Input], surface: Vec2, logger: Logger) throws -> [any InputSource] {
+    static func make(_ inputs: [ServiceConfig.Input], surface: Vec2, logger: Logger, drops: DropLog? = nil) throws -> [any InputSource] {
         try inputs.map { input -> any InputSource in
             switch input.kind {
             case .evdev:
@@ -11,7 +11,7 @@ enum ServiceInputs {
                 return EvdevInputSource(path: input.path!, surfaceSize: surface)
             case .tuio:
                 let l = input.listen ?? HostPort(host: "127.0.0.1", port: 3333)
-                return UDPTUIOSource(host: l.host, port: l.port, surfaceSize: surface)
+                return UDPTUIOSource(host: l.host, port: l.port, surfaceSize: surface, limits: input.tuioLimits, drops: drops)
             case .jsonTCP:
                 let l = input.listen ?? HostPort(host: "127.0.0.1", port: 3334)
                 return JSONInputSource(transport: .tcp, host: l.host, port: l.port, surfaceSize: surface)

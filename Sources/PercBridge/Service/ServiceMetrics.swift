@@ -22,6 +22,7 @@ final class ServiceMetrics: Sendable {
     let appFramesDropped: CoreMetrics.Counter
     let tuioPackets: CoreMetrics.Counter
     let inputErrors: CoreMetrics.Counter
+    private let factory: PrometheusMetricsFactory
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -29,6 +30,7 @@ final class ServiceMetrics: Sendable {
             .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
             .milliseconds(1), .milliseconds(2), .milliseconds(4), .milliseconds(8), .milliseconds(16),
         ]
+        self.factory = factory
         frames = Counter(label: "percbridge_frames_total", factory: factory)
         stepTime = Timer(label: "percbridge_step_seconds", factory: factory)
         links = Gauge(label: "percbridge_links_connected", factory: factory)
@@ -49,6 +51,16 @@ final class ServiceMetrics: Sendable {
         links.record(0)
         linksRegistered.record(0)
         appClients.record(0)
+    }
+
+    /// Input dropped on purpose (a bound or a policy), by reason (docs/security.md).
+    func inputDropped(reason: String, by n: Int = 1) {
+        Counter(label: "percbridge_input_dropped_total", dimensions: [("reason", reason)], factory: factory).increment(by: n)
+    }
+
+    /// HTTP requests and WebSocket upgrades refused with 403, by reason (`host`, `origin`).
+    func httpRefused(reason: String) {
+        Counter(label: "percbridge_http_refused_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
     /// The Prometheus text exposition format.

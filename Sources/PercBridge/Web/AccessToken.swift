@@ -7,9 +7,14 @@ struct AccessToken: Sendable {
     var token: String
 
     func allows(_ request: Request) -> Bool {
+        allows(query: request.uri.queryParameters["token"].map(String.init), authorization: request.headers[.authorization])
+    }
+
+    /// `query`: the `token` query parameter; `authorization`: the header's value.
+    func allows(query: String?, authorization: String?) -> Bool {
         guard !token.isEmpty else { return true }
-        if let q = request.uri.queryParameters["token"], Self.same(String(q), token) { return true }
-        if let h = request.headers[.authorization], h.hasPrefix("Bearer "), Self.same(String(h.dropFirst(7)), token) { return true }
+        if let query, Self.same(query, token) { return true }
+        if let h = authorization, h.hasPrefix("Bearer "), Self.same(String(h.dropFirst(7)), token) { return true }
         return false
     }
 

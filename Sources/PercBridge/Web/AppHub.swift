@@ -73,7 +73,10 @@ final class AppHub: Sendable {
 
     /// Registers a new connection and queues its `hello` (and the latest state, so a new
     /// viewer draws at once).
-    func connect(remote: String) -> AppClient {
+    func connect(remote: String) -> AppClient { connect(remote: remote, limit: .max)! }
+
+    /// As `connect(remote:)`, but nil (and nothing registered) when `limit` apps are connected.
+    func connect(remote: String, limit: Int) -> AppClient? {
         let client = AppClient(id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, remote: remote)
         let (tangibles, frame, overlay) = state.withLock { ($0.tangibles, $0.lastFrame, $0.lastOverlay) }
         client.send(encode(AppWire.Hello(service: context.service, surface: context.surface, tangibles: tangibles,
@@ -81,8 +84,12 @@ final class AppHub: Sendable {
                                          accepts: ["hello", "presented", "ping", "actuate"] + (context.acceptsContacts ? ["contacts"] : []))))
         if let overlay { client.offerOverlay(overlay) }
         if let frame { client.offerFrame(frame) }
-        clients.withLock { $0[client.id] = client }
-        return client
+        let admitted = clients.withLock { c -> Bool in
+            guard c.count < limit else { return false }
+            c[client.id] = client
+            return true
+        }
+        return admitted ? client : nil
     }
 
     func disconnect(_ client: AppClient) {

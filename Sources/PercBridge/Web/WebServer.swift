@@ -1,6 +1,7 @@
 // The HTTP side of the service: web viewer, WebSocket app protocol at /ws, /metrics.
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -17,11 +18,21 @@ enum WebServer {
     static let publicPaths: Set<String> = ["/percbridge.js", "/viewer.js"]
 
     static func make(bind: HostPort, token: String, hub: AppHub, metrics: ServiceMetrics, logger: Logger,
-                     diagnostics: LiveDiagnostics? = nil,
+                     diagnostics: LiveDiagnostics? = nil, allowedOrigins: [String] = [], maxApps: Int = 64,
                      onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let access = AccessToken(token: token)
+        let guardian = RequestGuard(allowedOrigins: allowedOrigins, bindIsLoopback: bind.isLoopback)
+        let refusals = RefusalLog(logger: logger, metrics: metrics)
         let router = Router()
+        // Origin and Host first (403), then the token (401); both cover every route.
+        router.add(middleware: GuardMiddleware(guardian: guardian, log: refusals))
         router.add(middleware: TokenMiddleware(access: access))
+        // Reached when /ws was not upgraded: a refused Origin/Host or token is answered by the
+        // middleware above; what is left is a plain GET.
+        router.get("/ws") { _, _ in
+            Response(status: .badRequest, headers: [.contentType: "text/plain"],
+                     body: .init(byteBuffer: ByteBuffer(string: "percbridge: /ws is the WebSocket app protocol (docs/app-protocol.md)\n")))
+        }
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: ViewerPage.html)))
@@ -49,14 +60,21 @@ enum WebServer {
 
         let wsRouter = Router(context: BasicWebSocketRequestContext.self)
         wsRouter.ws("/ws") { request, _ in
-            access.allows(request) ? .upgrade([:]) : .dontUpgrade
+            // Not upgraded: the HTTP router answers (403 from GuardMiddleware, 401 from TokenMiddleware).
+            guardian.check(request) == nil && access.allows(request) ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, _ in
-            let client = hub.connect(remote: "ws")
+            guard let client = hub.connect(remote: "ws", limit: maxApps) else {
+                metrics.inputDropped(reason: "max_apps")
+                refusals.tooManyApps(maxApps)
+                try await outbound.close(.unknown(1013), reason: "percbridge: too many apps (http.max_apps = \(maxApps))")
+                return
+            }
             metrics.appClients.record(hub.clientCount)
             logger.info("app connected", metadata: ["client": "\(client.id)"])
             defer {
                 hub.disconnect(client)
                 metrics.appClients.record(hub.clientCount)
+                HeapTrim.appLeft(remaining: hub.clientCount)
                 logger.info("app disconnected", metadata: ["client": "\(client.id)", "dropped_frames": "\(client.dropped)"])
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -78,13 +96,30 @@ enum WebServer {
             }
         }
 
+        let wsResponder = wsRouter.buildResponder()
         var wsConfig = WebSocketServerConfiguration()
         wsConfig.maxFrameSize = maxFrameBytes
+        let wsConfiguration = wsConfig
         let address: BindAddress = .hostname(bind.host, port: bind.port)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: wsRouter,
-                                           configuration: .init(ws: wsConfig)),
+            server: HTTPServerBuilder { responder in
+                // A refused upgrade is answered 403/401 with the reason (UpgradeGate), not 400.
+                GatedUpgradeChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: wsResponder,
+                                                        configuration: .init(ws: wsConfiguration)),
+                    decide: { head in
+                        if let r = guardian.check(host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin")) {
+                            refusals.refused(r, path: String(head.uri.prefix { $0 != "?" }))
+                            return .init(status: .forbidden, text: r.message)
+                        }
+                        let query = URI(head.uri).queryParameters["token"].map(String.init)
+                        guard access.allows(query: query, authorization: head.headers.first(name: "authorization")) else {
+                            return .init(status: .unauthorized, text: TokenMiddleware<BasicRequestContext>.refusal)
+                        }
+                        return nil
+                    })
+            },
             configuration: .init(address: address, serverName: "percbridge"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? bind.port
@@ -98,12 +133,13 @@ enum WebServer {
 
 /// Refuses requests without the access token (when one is configured).
 struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var refusal: String { "percbridge: this address needs ?token=... or Authorization: Bearer ...\n" }
     let access: AccessToken
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The client code itself is public (an app page loads it before it knows a token).
         guard access.allows(request) || WebServer.publicPaths.contains(request.uri.path) else {
             return Response(status: .unauthorized, headers: [.contentType: "text/plain"],
-                            body: .init(byteBuffer: ByteBuffer(string: "percbridge: this address needs ?token=... or Authorization: Bearer ...\n")))
+                            body: .init(byteBuffer: ByteBuffer(string: Self.refusal)))
         }
         return try await next(request, context)
     }

@@ -31,6 +31,23 @@ import MTKTangibles
         #expect(decode(&d, #"{"type": "contacts", "contacts": [{"id": 1, "phase": "end", "x": 10, "y": 20}]}"#)[0].phase == .end)
     }
 
+    /// A sender that begins contacts and never ends them cannot grow the table past the bound.
+    @Test func contactsDownAtOnceAreBounded() {
+        var d = JSONContactDecoder(origin: Self.origin, surfaceSize: Vec2(100, 100))
+        let cap = JSONContactDecoder.maxActiveContacts
+        var begun = 0
+        for batch in 0..<3 {
+            let list = (0..<200).map { i in #"{"id": \#(batch * 200 + i), "phase": "begin", "x": 10, "y": 20}"# }
+            begun += decode(&d, #"{"type": "contacts", "contacts": [\#(list.joined(separator: ","))]}"#).count
+        }
+        #expect(begun == cap, "600 begun, \(cap) kept")
+        #expect(d.bad.total == 600 - cap)
+        // Ending one frees a place for a new one.
+        #expect(decode(&d, #"{"type": "contacts", "contacts": [{"id": 0, "phase": "end", "x": 10, "y": 20}]}"#).count == 1)
+        #expect(decode(&d, #"{"type": "contacts", "contacts": [{"id": 9000, "phase": "begin", "x": 10, "y": 20}]}"#).count == 1)
+        #expect(decode(&d, #"{"type": "contacts", "contacts": [{"id": 9001, "phase": "begin", "x": 10, "y": 20}]}"#).isEmpty)
+    }
+
     @Test func pixelsAreScaledToMillimetres() {
         var d = JSONContactDecoder(origin: Self.origin, surfaceSize: nil, unitScale: 0.25)
         #expect(decode(&d, #"{"type":"contacts","contacts":[{"id":1,"phase":"begin","x":400,"y":40,"major":20}]}"#)[0].position == Vec2(100, 10))

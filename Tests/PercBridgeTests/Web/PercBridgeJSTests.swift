@@ -87,7 +87,8 @@ import Testing
     }
 
     @Test(.enabled(if: available)) func theDocsFollowPageFollowsATangibleFromAnyOrigin() async throws {
-        let demo = try DemoProcess(["--scenario", "single-placement"])
+        // A page opened from disk has Origin `null`, allowed only when configured (docs/security.md).
+        let demo = try DemoProcess(["--scenario", "single-placement", "--allow-origin", "null"])
         defer { demo.stop() }
         // docs/follow-tangibles.html as a user would open it (file://), pointed at this demo.
         let page = try String(contentsOf: Helper.repo.appendingPathComponent("docs/follow-tangibles.html"), encoding: .utf8)
@@ -113,6 +114,33 @@ import Testing
         let scale = min(w / 800, h / 500)
         #expect(abs(at[0] - ((w - 800 * scale) / 2 + pose["x"]! * scale)) < 3 * scale, "\(at) vs \(pose)")
         #expect(abs(at[1] - ((h - 500 * scale) / 2 + pose["y"]! * scale)) < 3 * scale, "\(at) vs \(pose)")
+    }
+
+    /// The same page from disk without `--allow-origin null`: a real browser sends `Origin: null`,
+    /// the service refuses it (403), and percbridge.js stops with `forbidden` and the reason.
+    @Test(.enabled(if: available)) func aPageOfAnotherOriginIsRefusedAndToldWhy() async throws {
+        let demo = try DemoProcess(["--scenario", "single-placement"])
+        defer { demo.stop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pb-foreign-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try """
+            <!doctype html><script type="module">
+            import { PercBridge } from "http://\(demo.address)/percbridge.js";
+            window.log = {errors: [], hellos: 0};
+            const pb = new PercBridge({ name: "foreign" });
+            pb.on("error", e => log.errors.push(e)); pb.on("hello", () => log.hellos++);
+            </script>
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let lines = try await Self.cdp(file.absoluteString, [
+            "poll": "window.log && {errors: log.errors, hellos: log.hellos}", "until": "v && v.errors.length > 0", "timeout": 15,
+        ])
+        let final = try #require(lines.last?["final"] as? [String: Any])
+        #expect(final["hellos"] as? Int == 0, "\(final)")
+        let error = try #require((final["errors"] as? [[String: Any]])?.first)
+        #expect(error["code"] as? String == "forbidden" && error["fatal"] as? Bool == true, "\(error)")
+        #expect((error["message"] as? String)?.contains("http.allowed_origins") == true, "\(error)")
+        let metrics = try await demo.get("/metrics")
+        #expect(metrics.contains("percbridge_http_refused_total{reason=\"origin\"}"), "\(metrics.prefix(500))")
     }
 
     @Test(.enabled(if: available)) func pointerEventsAreForwardedAsContactsInSurfaceMillimetres() async throws {

@@ -26,7 +26,8 @@ struct TestWebServer {
     let port: Int
     let task: Task<Void, any Error>
 
-    static func start(token: String = "", maxMessageBytes: Int = 65536) async throws -> TestWebServer {
+    static func start(token: String = "", maxMessageBytes: Int = 65536, allowedOrigins: [String] = [], maxApps: Int = 64,
+                      logHandler: (any LogHandler)? = nil) async throws -> TestWebServer {
         let metrics = ServiceMetrics()
         let hub = AppHub(context: .init(service: "percbridge test", surface: .init(name: "test", width_mm: 800, height_mm: 450),
                                         frameRateHz: 120, acceptsContacts: true),
@@ -34,11 +35,11 @@ struct TestWebServer {
                          clock: MonotonicClock.now, onDropped: { metrics.appFramesDropped.increment(by: $0) })
         let sink = RecordingSink()
         hub.setSink(sink)
-        var logger = Logger(label: "test-web")
+        var logger = logHandler.map { h in Logger(label: "test-web") { _ in h } } ?? Logger(label: "test-web")
         logger.logLevel = .warning
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = WebServer.make(bind: HostPort(host: "127.0.0.1", port: 0), token: token, hub: hub, metrics: metrics,
-                                 logger: logger, onRunning: { continuation.yield($0) })
+                                 logger: logger, allowedOrigins: allowedOrigins, maxApps: maxApps, onRunning: { continuation.yield($0) })
         let task = Task { try await app.run() }
         var port = 0
         for await p in stream { port = p; break }

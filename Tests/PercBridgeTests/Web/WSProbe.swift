@@ -14,8 +14,10 @@ def main():
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, args["rcvbuf"])
     key = base64.b64encode(os.urandom(16)).decode()
     path = args.get("path", "/ws")
+    host = args.get("host", "127.0.0.1")
+    extra = "".join(f"{k}: {v}\r\n" for k, v in args.get("headers", {}).items())
     if args.get("plain"):
-        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n".encode())
         data = b""
         while True:
             chunk = s.recv(65536)
@@ -25,7 +27,7 @@ def main():
         print("HTTP " + head.split(b"\r\n")[0].decode())
         print(body.decode(errors="replace"))
         return
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    s.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Upgrade: websocket\r\nConnection: Upgrade\r\n"
                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
@@ -34,7 +36,19 @@ def main():
         head += chunk
     status = head.split(b"\r\n")[0].decode()
     print("HTTP " + status, flush=True)
-    if " 101 " not in status: return
+    if " 101 " not in status:
+        # A refusal: its body says why (until the server closes, at most 2 s).
+        s.settimeout(2)
+        body = head.split(b"\r\n\r\n", 1)[1]
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk: break
+                body += chunk
+        except OSError:
+            pass
+        print(body.decode(errors="replace").strip(), flush=True)
+        return
     def send(text, opcode=1, fin=True):
         data = text.encode() if isinstance(text, str) else text
         mask = os.urandom(4)
@@ -82,7 +96,7 @@ def main():
             print("CLOSED", flush=True); return
         if op == 8:
             code = struct.unpack(">H", data[:2])[0] if len(data) >= 2 else 0
-            print(f"CLOSE {code}", flush=True); return
+            print(f"CLOSE {code} {data[2:].decode(errors='replace')}".rstrip(), flush=True); return
         if op == 9:
             continue
         count += 1

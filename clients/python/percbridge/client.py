@@ -198,7 +198,10 @@ class Client:
                     # A refused upgrade may not say why (HTTP 400): a plain request does.
                     status = await asyncio.get_running_loop().run_in_executor(None, self._http_status) or status
                 if status in (401, 403):
-                    what = "the token is wrong" if self.token else "it needs a token: Client(url, token=...)"
+                    if status == 403:
+                        what = "the Host name used is not allowed (docs/security.md); connect by its address or localhost"
+                    else:
+                        what = "the token is wrong" if self.token else "it needs a token: Client(url, token=...)"
                     self._stop(Unauthorized(f"the service at {self.url} refused the connection (HTTP {status}): {what}"))
                     return
                 log.warning("percbridge: %s answered HTTP %s; retrying in %.1f s", self.url, status, backoff)
