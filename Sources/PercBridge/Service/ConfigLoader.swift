@@ -94,6 +94,7 @@ enum ConfigLoader {
             config.http.allowedOrigins = r.strings("allowed_origins", allowed: "a list of origins such as [\"http://table.local:3000\"], or [\"*\"] for any page",
                                                    valid: ServiceConfig.HTTP.originProblem, default: config.http.allowedOrigins)
             config.http.maxApps = r.int("max_apps", in: 1...4096, unit: "apps", default: config.http.maxApps)
+            config.http.maxConnections = r.int("max_connections", in: 16...65536, unit: "connections", default: config.http.maxConnections)
             if config.http.enabled, !config.http.bind.isLoopback, config.http.token.count < 16 {
                 r.fail(t["token"] == nil ? "bind" : "token",
                        "binding to \(config.http.bind) (not loopback) needs a token of at least 16 characters",

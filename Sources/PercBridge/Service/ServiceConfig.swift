@@ -64,6 +64,9 @@ struct ServiceConfig: Hashable, Sendable {
         var allowedOrigins: [String] = []
         /// Apps connected at once; the next gets close code 1013.
         var maxApps = 64
+        /// HTTP/WebSocket connections at once (apps, viewers, half-open requests); beyond, new
+        /// connections wait in the listen backlog.
+        var maxConnections = 4096
     }
 
     struct Control: Hashable, Sendable {

@@ -112,6 +112,11 @@ final class RefusalLog: Sendable {
         logger.warning("refused an app: \(limit) apps are connected (http.max_apps)\(suppressed > 0 ? "; \(suppressed) more refusals in the last second" : "")")
     }
 
+    func connectionsFull(_ limit: Int) {
+        guard let suppressed = due() else { return }
+        logger.warning("\(limit) HTTP/WebSocket connections are open (http.max_connections): new ones wait until one closes\(suppressed > 0 ? "; \(suppressed) more refusals in the last second" : "")")
+    }
+
     func refused(_ r: RequestGuard.Refusal, path: String) {
         metrics.httpRefused(reason: r.reason)
         guard let suppressed = due() else { return }

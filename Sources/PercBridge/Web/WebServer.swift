@@ -19,8 +19,14 @@ enum WebServer {
 
     static func make(bind: HostPort, token: String, hub: AppHub, metrics: ServiceMetrics, logger: Logger,
                      diagnostics: LiveDiagnostics? = nil, allowedOrigins: [String] = [], maxApps: Int = 64,
+                     maxConnections: Int = 4096,
                      onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let access = AccessToken(token: token)
+        // The descriptor limit must not bite before max_connections does (a shell's is 1024).
+        let files = FileLimit.raise(toAtLeast: maxConnections + 256)
+        if files < maxConnections + 64 {
+            logger.warning("only \(files) open files are allowed (ulimit -n); http.max_connections = \(maxConnections) cannot be reached: lower it or raise LimitNOFILE")
+        }
         let guardian = RequestGuard(allowedOrigins: allowedOrigins, bindIsLoopback: bind.isLoopback)
         let refusals = RefusalLog(logger: logger, metrics: metrics)
         let router = Router()
@@ -120,7 +126,11 @@ enum WebServer {
                         return nil
                     })
             },
-            configuration: .init(address: address, serverName: "percbridge"),
+            configuration: .init(address: address, serverName: "percbridge",
+                                 availableConnectionsDelegate: ConnectionLimit(maxConnections) { limit in
+                                     metrics.inputDropped(reason: "max_connections")
+                                     refusals.connectionsFull(limit)
+                                 }),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? bind.port
                 hub.setListening(host: bind.host, port: port)

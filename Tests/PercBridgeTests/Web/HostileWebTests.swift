@@ -81,6 +81,33 @@ import Testing
         #expect(server.hub.clientCount <= 2)
     }
 
+    /// Connections held open (half-sent requests) beyond `max_connections` wait in the backlog
+    /// instead of using up descriptors; the bound is logged and counted; closing frees places.
+    @Test func connectionsBeyondMaxConnectionsWaitAndAreCounted() async throws {
+        let log = CapturedLog()
+        let server = try await TestWebServer.start(maxConnections: 16, logHandler: log)
+        defer { server.stop() }
+        let script = """
+            import socket, sys, time
+            port = int(sys.argv[1])
+            held = [socket.create_connection(("127.0.0.1", port)) for _ in range(16)]
+            for s in held: s.sendall(b"GET /metrics HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n")  # never finished
+            time.sleep(0.5)
+            late = socket.create_connection(("127.0.0.1", port)); late.settimeout(1.5)
+            late.sendall(b"GET /api/state HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nConnection: close\\r\\n\\r\\n")
+            try: print("while full:", late.recv(100)[:12])
+            except socket.timeout: print("while full: waiting")
+            for s in held: s.close()
+            late.settimeout(5)
+            print("after:", late.recv(100)[:12])
+            """
+        let out = try await Helper.runAsync(WSProbe.python, ["-c", script, String(server.port)], timeout: 30)
+        #expect(out.stdout.contains("while full: waiting"), "\(out.stdout) \(out.stderr)")
+        #expect(out.stdout.contains("after: b'HTTP/1.1 200'"), "\(out.stdout) \(out.stderr)")
+        #expect(server.metrics.exposition().contains("percbridge_input_dropped_total{reason=\"max_connections\"} 1"))
+        #expect(log.lines.contains { $0.contains("http.max_connections") }, "\(log.lines)")
+    }
+
     /// DNS rebinding: the page's name resolves to 127.0.0.1, but the browser sends that name as Host.
     @Test func aForeignHostIsRefusedOnALoopbackBind() async throws {
         let server = try await TestWebServer.start()

@@ -27,6 +27,7 @@ struct TestWebServer {
     let task: Task<Void, any Error>
 
     static func start(token: String = "", maxMessageBytes: Int = 65536, allowedOrigins: [String] = [], maxApps: Int = 64,
+                      maxConnections: Int = 4096,
                       logHandler: (any LogHandler)? = nil) async throws -> TestWebServer {
         let metrics = ServiceMetrics()
         let hub = AppHub(context: .init(service: "percbridge test", surface: .init(name: "test", width_mm: 800, height_mm: 450),
@@ -39,7 +40,8 @@ struct TestWebServer {
         logger.logLevel = .warning
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = WebServer.make(bind: HostPort(host: "127.0.0.1", port: 0), token: token, hub: hub, metrics: metrics,
-                                 logger: logger, allowedOrigins: allowedOrigins, maxApps: maxApps, onRunning: { continuation.yield($0) })
+                                 logger: logger, allowedOrigins: allowedOrigins, maxApps: maxApps,
+                                 maxConnections: maxConnections, onRunning: { continuation.yield($0) })
         let task = Task { try await app.run() }
         var port = 0
         for await p in stream { port = p; break }
