@@ -66,7 +66,7 @@ struct ServiceConfig: Hashable, Sendable {
         var maxApps = 64
         /// HTTP/WebSocket connections at once (apps, viewers, half-open requests); beyond, new
         /// connections wait in the listen backlog.
-        var maxConnections = 4096
+        var maxConnections = 1024
     }
 
     struct Control: Hashable, Sendable {

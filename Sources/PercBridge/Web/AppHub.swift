@@ -77,6 +77,8 @@ final class AppHub: Sendable {
 
     /// As `connect(remote:)`, but nil (and nothing registered) when `limit` apps are connected.
     func connect(remote: String, limit: Int) -> AppClient? {
+        // Full: refuse before encoding a hello for an app that will not get it.
+        guard clients.withLock({ $0.count < limit }) else { return nil }
         let client = AppClient(id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, remote: remote)
         let (tangibles, frame, overlay) = state.withLock { ($0.tangibles, $0.lastFrame, $0.lastOverlay) }
         client.send(encode(AppWire.Hello(service: context.service, surface: context.surface, tangibles: tangibles,

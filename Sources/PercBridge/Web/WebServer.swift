@@ -19,7 +19,7 @@ enum WebServer {
 
     static func make(bind: HostPort, token: String, hub: AppHub, metrics: ServiceMetrics, logger: Logger,
                      diagnostics: LiveDiagnostics? = nil, allowedOrigins: [String] = [], maxApps: Int = 64,
-                     maxConnections: Int = 4096,
+                     maxConnections: Int = 1024,
                      onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let access = AccessToken(token: token)
         // The descriptor limit must not bite before max_connections does (a shell's is 1024).
@@ -73,6 +73,7 @@ enum WebServer {
                 metrics.inputDropped(reason: "max_apps")
                 refusals.tooManyApps(maxApps)
                 try await outbound.close(.unknown(1013), reason: "percbridge: too many apps (http.max_apps = \(maxApps))")
+                HeapTrim.appLeft(remaining: hub.clientCount)
                 return
             }
             metrics.appClients.record(hub.clientCount)

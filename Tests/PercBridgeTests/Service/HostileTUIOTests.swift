@@ -36,7 +36,7 @@ else:
     frame("big", [(i + 1, (i % 30) / 31 + 0.01, (i // 30) / 31 + 0.01) for i in range(cursors)], 1)
     for n in range(sources):
         frame(f"crashed-{n}", [(1, (n % 97) / 100, (n % 89) / 100)], 1)
-        if n % 20 == 0: time.sleep(0.002)  # not faster than the socket buffer takes
+        if n % 20 == 0: time.sleep(0.01)  # not faster than the socket buffer takes (UDP loses the rest)
 print("sent", flush=True)
 """#
 
@@ -59,6 +59,7 @@ print("sent", flush=True)
             kind = "tuio"
             listen = "127.0.0.1:\(tuioIn)"
             max_traces_per_source = 200
+            source_timeout_s = 5
             [tuio]
             enabled = false
             [bluetooth]
@@ -82,6 +83,7 @@ print("sent", flush=True)
 
         // 1 steady + 600 of "big" (200 kept: max_traces_per_source) + 2,000 crashed sources of
         // 1 cursor each (62 kept: max_sources 64; of their cursors 55 kept: max_traces 256).
+        let floodStart = Date()
         let flood = try await Helper.runAsync(WSProbe.python, [script.path, "flood", String(tuioIn), "2000", "600"])
         #expect(flood.stdout.contains("sent"), "\(flood.stderr)")
         #expect(await eventually(3) { (try? await Self.pointers(serve)) == 256 }, "max_traces: 256 traces in all")
@@ -89,7 +91,10 @@ print("sent", flush=True)
             try await serve.metric("percbridge_input_dropped_total{reason=\"\(reason)\"}") ?? 0
         }
         #expect(try await dropped("tuio_max_traces_per_source") == 600 - 200)
-        #expect(try await dropped("tuio_max_sources") == Double(2000 - 62), "64 sources: steady, big and 62 crashed")
+        // The last datagrams may still be in the socket when the traces are full.
+        let sourcesDropped = await eventually(3) { (try? await dropped("tuio_max_sources")) == Double(2000 - 62) }
+        let sourcesDroppedCount = (try? await dropped("tuio_max_sources")) ?? -1
+        #expect(sourcesDropped, "64 sources: steady, big and 62 crashed; dropped \(sourcesDroppedCount)")
         #expect(try await dropped("tuio_max_traces") == 62 - 55)
 
         // Frames keep coming while and after the flood (counted on the service's own metric).
@@ -98,15 +103,17 @@ print("sent", flush=True)
         let f1 = try #require(try await serve.metric("percbridge_frames_total"))
         #expect(f1 - f0 >= 30, "frames in the second after the flood: \(f1 - f0)")
 
-        // The crashed sources and "big" go silent: after source_timeout_s (2 s) their cursors end.
-        #expect(await eventually(6) { (try? await Self.pointers(serve)) == 1 }, "only the steady tracker's cursor is left")
+        // The crashed sources and "big" go silent: after source_timeout_s (5 s here, so the
+        // flood is over before its first sources expire) their cursors end.
+        #expect(await eventually(10) { (try? await Self.pointers(serve)) == 1 }, "only the steady tracker's cursor is left")
         #expect(try await dropped("tuio_source_timeout") == 63)
         // A source slot freed is taken again.
         _ = try await Helper.runAsync(WSProbe.python, [script.path, "flood", String(tuioIn), "3", "2"])
         #expect(await eventually(3) { (try? await Self.pointers(serve)) == 1 + 2 + 3 })
         let log = serve.log
         #expect(log.contains("input dropped by a bound") && log.contains("tuio_max_sources"), "\(log.suffix(2000))")
-        #expect(log.components(separatedBy: "input dropped by a bound").count - 1 <= 8, "at most one line a second")
+        let lines = log.components(separatedBy: "input dropped by a bound").count - 1
+        #expect(Double(lines) <= Date().timeIntervalSince(floodStart) + 1, "at most one line a second: \(lines)")
         #expect(try await serve.terminate() == 0)
     }
 }

@@ -27,7 +27,7 @@ struct TestWebServer {
     let task: Task<Void, any Error>
 
     static func start(token: String = "", maxMessageBytes: Int = 65536, allowedOrigins: [String] = [], maxApps: Int = 64,
-                      maxConnections: Int = 4096,
+                      maxConnections: Int = 1024,
                       logHandler: (any LogHandler)? = nil) async throws -> TestWebServer {
         let metrics = ServiceMetrics()
         let hub = AppHub(context: .init(service: "percbridge test", surface: .init(name: "test", width_mm: 800, height_mm: 450),
