@@ -187,12 +187,11 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     static func printSummary(_ s: DemoLoop.Summary, last: FrameResult?) {
-        let steps = s.stepSeconds.sorted()
-        func pct(_ p: Double) -> Double { steps.isEmpty ? 0 : steps[min(steps.count - 1, Int(Double(steps.count) * p))] * 1e6 }
-        let meanError = s.poseErrors.isEmpty ? 0 : s.poseErrors.reduce(0, +) / Double(s.poseErrors.count)
+        func pct(_ p: Double) -> Double { s.steps.totalCount == 0 ? 0 : Double(s.steps.valueAtPercentile(p * 100)) / 1e3 }
+        let meanError = s.poseErrorCount == 0 ? 0 : s.poseErrorSum / Double(s.poseErrorCount)
         print("demo summary: \(s.frames) frames, \(s.recognitions) recognitions, \(s.overlays) overlays, light checks \(s.confirmed) confirmed / \(s.rejected) rejected / \(s.inconclusive) inconclusive")
         print(String(format: "  step time p50 %.0f µs, p99 %.0f µs; reported pose vs simulator truth: mean %.2f mm over %d poses",
-                     pct(0.5), pct(0.99), meanError, s.poseErrors.count))
+                     pct(0.5), pct(0.99), meanError, s.poseErrorCount))
         for t in last?.snapshot.tangibles ?? [] {
             let pose = t.pose.map { String(format: "(%.1f, %.1f) mm %.0f°", $0.position.x, $0.position.y, $0.angle * 180 / .pi) } ?? "-"
             print("  \(t.name): \(t.state.rawValue)\(t.provenance.map { " (\($0.rawValue))" } ?? "") \(pose)")

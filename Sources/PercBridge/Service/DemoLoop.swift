@@ -1,5 +1,6 @@
 // The demo's frame loop: the simulator plays a scenario in real time into the service's pipeline.
 import Foundation
+import Histogram
 import Logging
 import MTKTangibles
 import ServiceLifecycle
@@ -14,8 +15,10 @@ final class DemoLoop: Service {
         var recognitions = 0
         var confirmed = 0, rejected = 0, inconclusive = 0
         var overlays = 0
-        var poseErrors: [Double] = []
-        var stepSeconds: [Double] = []
+        /// Running sums, not sample lists: a demo may run for days.
+        var poseErrorSum = 0.0, poseErrorCount = 0
+        /// Engine step times in ns (HdrHistogram: bounded memory whatever the run's length).
+        var steps = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
     }
 
     private let runner: Mutex<ScenarioRunner>
@@ -100,8 +103,9 @@ final class DemoLoop: Service {
             s.frames += 1
             s.recognitions += result.recognitions.count
             s.overlays += result.overlay == nil ? 0 : 1
-            s.stepSeconds.append(stepTime)
-            s.poseErrors += errors
+            s.steps.record(UInt64(max(0, stepTime) * 1e9))
+            s.poseErrorSum += errors.reduce(0, +)
+            s.poseErrorCount += errors.count
             for o in result.outcomes {
                 switch o.result {
                 case .confirmed: s.confirmed += 1

@@ -46,7 +46,12 @@ extension ServiceLinks {
                 return existing
             }
             let advertised = result.name.isEmpty ? "PERC \(result.address)" : result.name
-            let chosen = name.flatMap { $0.isEmpty ? nil : $0 } ?? advertised
+            // Modules of one make often share a name (on the real-BlueZ harness every PERC is
+            // "BlueZ 5.66"): an advertised name already taken gets the address's last two
+            // bytes, so pairing a second one needs no --name. A name the user gave stays as given.
+            let unique = r.tangibles.contains { $0.name == advertised }
+                ? "\(advertised.prefix(InputText.maxNameCharacters - 6)) \(result.address.suffix(5))" : advertised
+            let chosen = name.flatMap { $0.isEmpty ? nil : $0 } ?? unique
             return try r.add(.standardPerc(id: 0, name: chosen, address: result.address, profile: result.profile))
         }
         logger.notice("paired PERC \(definition.name) (\(result.address), \(result.profile.rawValue)) as tangible \(definition.id)",

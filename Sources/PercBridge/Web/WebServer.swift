@@ -28,6 +28,11 @@ enum WebServer {
             logger.warning("only \(files) open files are allowed (ulimit -n); http.max_connections = \(maxConnections) cannot be reached: lower it or raise LimitNOFILE")
         }
         let guardian = RequestGuard(allowedOrigins: allowedOrigins, bindIsLoopback: bind.isLoopback)
+        if guardian.allowedOrigins.contains("*") {
+            logger.warning("http.allowed_origins has \"*\": every web page a browser on this computer opens may read the tangibles, send touches and actuate PERCs (docs/security.md)")
+        } else if guardian.allowedOrigins.contains("null") {
+            logger.notice("http.allowed_origins has \"null\": pages opened from disk, and sandboxed frames of any site, may use /ws (docs/security.md)")
+        }
         let refusals = RefusalLog(logger: logger, metrics: metrics)
         let router = Router()
         // Origin and Host first (403), then the token (401); both cover every route.

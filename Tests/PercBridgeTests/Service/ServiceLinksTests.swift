@@ -104,6 +104,24 @@ import Testing
         await h.stop()
     }
 
+    /// Two modules advertising the same name (every PERC on the real-BlueZ harness is "BlueZ
+    /// 5.66"): the second pair without --name gets the address's last bytes instead of failing.
+    @Test func aTakenAdvertisedNameGetsTheAddressSuffix() async throws {
+        var r = TangibleRegistry()
+        _ = try r.add(TangibleDefinition(id: 0, name: "PERC-one", kind: .puc, markers: [Vec2(0, 0), Vec2(30, 0), Vec2(0, 30)],
+                                         footprint: .circle(radius: 30)))
+        let h = try await Harness(registry: r)
+        var paired: TangibleDefinition?
+        #expect(try await eventually(10) {
+            do { paired = try await h.links.pair(address: BlueZTestbed.v1); return true }
+            catch ServiceLinksError.notRunning { return false }
+        })
+        #expect(paired?.name == "PERC-one 00:01", "\(String(describing: paired))")
+        // A name the user gives is taken as given, and refused when taken.
+        await #expect(throws: TangibleRegistry.LookupError.self) { try await h.links.pair(address: BlueZTestbed.mtk, name: "PERC-one") }
+        await h.stop()
+    }
+
     @Test func pairingANonPercFailsAndRegistersNothing() async throws {
         let h = try await Harness(registry: TangibleRegistry())
         try await Task.sleep(for: .milliseconds(300))

@@ -109,6 +109,16 @@ import Testing
         #expect(log.lines.contains { $0.contains("http.max_connections") }, "\(log.lines)")
     }
 
+    /// `["*"]` lets every page in, and the service says so when it starts.
+    @Test func allowingEveryOriginIsWarnedAbout() async throws {
+        let log = CapturedLog()
+        let server = try await TestWebServer.start(allowedOrigins: ["*"], logHandler: log)
+        defer { server.stop() }
+        #expect(log.lines.contains { $0.contains("every web page") }, "\(log.lines)")
+        let lines = try await WSProbe.runAsync(["port": server.port, "seconds": 0.3, "max": 1, "headers": ["Origin": Self.evil]])
+        #expect(lines.contains { $0.contains("\"hello\"") }, "\(lines.prefix(2))")
+    }
+
     /// DNS rebinding: the page's name resolves to 127.0.0.1, but the browser sends that name as Host.
     @Test func aForeignHostIsRefusedOnALoopbackBind() async throws {
         let server = try await TestWebServer.start()
