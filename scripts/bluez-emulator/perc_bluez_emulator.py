@@ -575,13 +575,17 @@ class PercDevice:
         self.chars = {}
 
     # -- link --
-    def connect(self, resolve_delay_s=0.0):
+    def check_connectable(self):
+        """The errors bluetoothd answers Connect with."""
         if self.connected:
             raise err("org.bluez.Error.AlreadyConnected", "Already Connected")
         if not self.in_range:
             if self.auto_connect and self.props_paired():
                 raise err("org.bluez.Error.Failed", "Operation already in progress")
             raise err("org.bluez.Error.Failed", "le-connection-abort-by-local")
+
+    def connect(self, resolve_delay_s=0.0):
+        self.check_connectable()
         self.connected = True
         self.connects += 1
         self.set_props({"Connected": dbus.Boolean(True)})
@@ -714,7 +718,16 @@ class DeviceObject(mockobject.DBusMockObject):
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Connect(self):
         self.perc.connect_calls += 1
-        self.perc.connect()
+        perc = self.perc
+        perc.check_connectable()
+        # Like bluetoothd 5.66 on the real-BlueZ harness: the reply to Connect reaches the
+        # caller before Connected=true does (the PERC saw the link 3 ms after the caller's
+        # Connect had returned). The property changes right after the reply.
+        def up():
+            if not perc.connected and perc.in_range:
+                perc.connect()
+            return False
+        GLib.timeout_add(2, up)
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Disconnect(self):

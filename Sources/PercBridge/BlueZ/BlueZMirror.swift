@@ -53,8 +53,12 @@ final class BlueZMirror: Sendable {
 
     private let state = Mutex(State())
 
-    init(connection: DBusConnection, logger: Logger) {
+    /// The adapter PERCs are used through (`[bluetooth] adapter`); nil: any.
+    let adapterName: String?
+
+    init(connection: DBusConnection, adapter: String? = nil, logger: Logger) {
         self.connection = connection
+        self.adapterName = adapter
         self.logger = logger
     }
 
@@ -142,9 +146,17 @@ final class BlueZMirror: Sendable {
         records(BlueZ.deviceInterface).map { BlueZ.Device(path: $0.0, properties: $0.1) }
     }
 
+    /// The PERC's device object. With several adapters BlueZ keeps one object per adapter that
+    /// saw it; when `adapterName` names an adapter that is there, only its object counts (on
+    /// the real-BlueZ harness the PERCs' own adapters see each other, and a Connect on such
+    /// an object made one PERC's adapter try to connect to another: links never came up).
     func device(address: String) -> BlueZ.Device? {
-        devices.filter { $0.address.caseInsensitiveCompare(address) == .orderedSame }
-            .max { ($0.connected ? 1 : 0, $0.paired ? 1 : 0) < ($1.connected ? 1 : 0, $1.paired ? 1 : 0) }
+        var candidates = devices.filter { $0.address.caseInsensitiveCompare(address) == .orderedSame }
+        if let name = adapterName {
+            let path = DBusObjectPath(stringLiteral: "/org/bluez/\(name)")
+            if adapter(path: path) != nil { candidates = candidates.filter { $0.path.parentAdapter == path } }
+        }
+        return candidates.max { ($0.connected ? 1 : 0, $0.paired ? 1 : 0) < ($1.connected ? 1 : 0, $1.paired ? 1 : 0) }
     }
 
     func device(path: DBusObjectPath) -> BlueZ.Device? {

@@ -9,9 +9,11 @@ struct BlueZSession: Sendable {
     let discovery: BlueZDiscovery
     let logger: Logger
 
-    static func open(bus: DBusBus, logger: Logger) async throws -> BlueZSession {
+    /// `adapter`: the adapter PERCs are used through when it is there (nil or "any": any);
+    /// the default is the config's default, hci0.
+    static func open(bus: DBusBus, adapter: String? = "hci0", logger: Logger) async throws -> BlueZSession {
         let connection = try DBusConnection(bus: bus, logger: logger)
-        let mirror = BlueZMirror(connection: connection, logger: logger)
+        let mirror = BlueZMirror(connection: connection, adapter: adapter == "any" ? nil : adapter, logger: logger)
         try await mirror.start()
         return BlueZSession(connection: connection, mirror: mirror,
                             discovery: BlueZDiscovery(mirror: mirror, logger: logger), logger: logger)

@@ -170,6 +170,20 @@ final class PercLink: Sendable {
                 }
             }
             let path = device.path
+            // bluetoothd 5.66 may answer Connect before its Connected=true reaches us (on the
+            // real-BlueZ harness the PERC saw the link 3 ms after our Connect had returned, and
+            // reading Connected=false then as "the link went" made every first connect fail).
+            // Wait for the property; the link not coming up within connectTimeout is a retry.
+            let up = await mirror.wait(timeout: configuration.connectTimeout) { m -> Bool? in
+                guard m.bluetoothdPresent, let d = m.device(path: path) else { return false }
+                return d.connected ? true : nil
+            }
+            guard up == true else {
+                once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.seconds))
+                await pause(backoff, device: path)
+                backoff = min(backoff * 2, configuration.maxBackoff)
+                continue
+            }
             // Connected (maybe by bluetoothd itself, after a restart): services resolve on their
             // own once the GATT client is ready. Wait for ServicesResolved or the link going.
             let resolved = await mirror.wait(timeout: configuration.resolveTimeout) { m -> Bool? in

@@ -96,7 +96,9 @@ struct PercPairing: Sendable {
             try? await calls.disconnect(path)
             throw .notAPerc(address: address, services: services)
         }
-        let name = mirror.device(path: path)?.name ?? found.name
+        // The name it advertised when found: once connected, bluetoothd replaces Name with the
+        // GAP Device Name it reads (on the real-BlueZ harness every PERC reads "BlueZ 5.66").
+        let name = found.name.isEmpty ? (mirror.device(path: path)?.name ?? "") : found.name
         logger.info("pair: \(address) (\(name)) paired, trusted and connected; profile \(layout.profile.rawValue)")
         return Result(address: address, name: name, profile: layout.profile, devicePath: path.rawValue,
                       alreadyPaired: alreadyPaired)

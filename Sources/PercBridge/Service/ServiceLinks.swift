@@ -87,7 +87,7 @@ final class ServiceLinks: Sendable {
         var failures = 0
         while !Task.isCancelled {
             do {
-                let session = try await BlueZSession.open(bus: bus, logger: linkLogger(logger))
+                let session = try await BlueZSession.open(bus: bus, adapter: config.adapter, logger: linkLogger(logger))
                 if failures > 0 { logger.notice("reached the \(bus) for BlueZ after \(failures) failed attempts") }
                 return session
             } catch {
@@ -126,7 +126,7 @@ final class ServiceLinks: Sendable {
         } else if config.adapter != "any", !names.contains(config.adapter) {
             logger.warning("""
                 adapter \(config.adapter) ([bluetooth] adapter) is not there; BlueZ has \(names.joined(separator: ", ")). \
-                Links use whichever adapter knows the PERC; set [bluetooth] adapter to silence this
+                Links use whichever adapter knows the PERC; set [bluetooth] adapter (or "any") to silence this
                 """)
         }
         logger.notice("BlueZ on the \(bus): adapters \(names.isEmpty ? "none" : names.joined(separator: ", ")), \(percs) PERC link(s) to keep",
