@@ -26,6 +26,9 @@ final class PercLink: Sendable {
         var connectTimeout: Duration = .seconds(20)
         /// How long a connected PERC may take to resolve its services before we start over.
         var resolveTimeout: Duration = .seconds(15)
+        /// How long the GATT objects may follow ServicesResolved (first connection) before the
+        /// device counts as not a PERC.
+        var servicesTimeout: Duration = .seconds(5)
     }
 
     typealias EventHandler = @Sendable (SensorEvent) -> Void
@@ -203,6 +206,16 @@ final class PercLink: Sendable {
                 backoff = min(backoff * 2, configuration.maxBackoff)
                 continue
             }
+            // On a first connection (nothing cached) bluetoothd 5.66 sets ServicesResolved
+            // before it exports the GATT objects (seen on the real-BlueZ harness: "none of the
+            // PERC services (found: none)"). Give them a moment to appear (events), bounded.
+            if findLayout(device: path) == nil {
+                let profile = configuration.profile
+                _ = await mirror.wait(timeout: configuration.servicesTimeout) { m -> Bool? in
+                    guard m.bluetoothdPresent, m.device(path: path)?.connected == true else { return false }
+                    return Self.layout(in: m, device: path, profile: profile) != nil ? true : nil
+                }
+            }
             guard let layout = findLayout(device: path) else {
                 let found = mirror.services(of: path).map(\.uuid)
                 once(.notAPerc(services: found))
@@ -269,7 +282,11 @@ final class PercLink: Sendable {
     }
 
     private func findLayout(device: DBusObjectPath) -> PercGattLayout? {
-        let candidates = configuration.profile.map { [PercGattLayout.of($0)] } ?? PercGattLayout.all
+        Self.layout(in: mirror, device: device, profile: configuration.profile)
+    }
+
+    static func layout(in mirror: BlueZMirror, device: DBusObjectPath, profile: PercProfile?) -> PercGattLayout? {
+        let candidates = profile.map { [PercGattLayout.of($0)] } ?? PercGattLayout.all
         return candidates.first { layout in
             mirror.characteristic(device: device, service: layout.service, uuid: layout.notify) != nil
         }

@@ -89,9 +89,14 @@ struct PercPairing: Sendable {
         guard let resolved else { throw .timedOut(address: address, step: "resolving services", seconds: timeout.seconds) }
         guard resolved else { throw .vanished(address: address) }
 
-        guard let layout = PercGattLayout.all.first(where: {
-            mirror.characteristic(device: path, service: $0.service, uuid: $0.notify) != nil
-        }) else {
+        // A first connection: bluetoothd may export the GATT objects after ServicesResolved.
+        if PercLink.layout(in: mirror, device: path, profile: nil) == nil {
+            _ = await mirror.wait(timeout: min(.seconds(5), remaining())) { m -> Bool? in
+                guard m.device(path: path)?.connected == true else { return false }
+                return PercLink.layout(in: m, device: path, profile: nil) != nil ? true : nil
+            }
+        }
+        guard let layout = PercLink.layout(in: mirror, device: path, profile: nil) else {
             let services = mirror.services(of: path).map(\.uuid)
             try? await calls.disconnect(path)
             throw .notAPerc(address: address, services: services)
