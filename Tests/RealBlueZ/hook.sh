@@ -2,8 +2,10 @@
 # Runs inside the bluez-vm guest (shared/bluez-vm, scenario.sh): percbridge against the real
 # bluetoothd 5.66 with two emulated PERCs (hci1 perc-v1, hci2 mtk-serial), central hci0.
 # One line per stage: "STAGE <name> PASS|FAIL <figure>"; exit 1 if any stage failed.
-# Figures: seconds from the trigger to the PERC being subscribed again (PERC side,
-# `wait subscribed`), events sent by the PERCs / received by percbridge.
+# Figures: seconds from the trigger until the service streams from the PERC again, measured
+# from the service's own counters (streaming.py: the link came up again and a notification
+# sent after that arrived; the PERC side's `wait subscribed` cannot tell, bluetoothd keeps a
+# bonded client's CCC across links), events sent by the PERCs / received by percbridge.
 set -u
 PB=$BTVM_DIR/percbridge
 R=$RESULTS
@@ -27,7 +29,7 @@ else stage scan FAIL "lines v1=$n1 mtk=$n2: $(cat $R/scan.json $R/scan.err | tr 
 # --- monitor on both notification paths (before pairing: monitor needs no service)
 for path in acquire start; do
   flag=; [ $path = start ] && flag=--start-notify
-  $PB monitor $V1 $MTK --json --duration 25 $flag > $R/monitor-$path.json 2> $R/monitor-$path.err &
+  $PB monitor $V1 $MTK --json --duration 25 --verbose $flag > $R/monitor-$path.json 2> $R/monitor-$path.err &
   mpid=$!
   ok=1; ctl hci1 'wait subscribed 15' >/dev/null && ctl hci2 'wait subscribed 15' >/dev/null || ok=0
   ctl hci1 'stream 10 200' >/dev/null; ctl hci2 'stream 10 200' >/dev/null
@@ -54,29 +56,85 @@ enabled = false
 [registry]
 path = "$R/tangibles.json"
 TOML
-$PB serve --config $R/pb.toml --log-level info > $R/percbridge.log 2>&1 &
+$PB serve --config $R/pb.toml --log-level debug > $R/percbridge.log 2>&1 &
 SPID=$!
 sleep 2
+SP="python3 $BTVM_DIR/streaming.py"
+BOTH="hci1=$V1 hci2=$MTK"
+$SP snapshot > $R/base.json
 for a in $V1 $MTK; do
   t=$(now)
   if $PB pair $a --timeout 30 --json > $R/pair-$a.json 2>&1; then stage pair-$a PASS "paired through the control API in $(since $t) s"
   else stage pair-$a FAIL "$(cat $R/pair-$a.json | tr '\n' ' ')"; fi
 done
-t=$(now)
-if ctl hci1 'wait subscribed 30' >/dev/null && ctl hci2 'wait subscribed 30' >/dev/null; then stage subscribe PASS "both subscribed $(since $t) s after pairing"
-else stage subscribe FAIL "not subscribed in 30 s"; fi
-
-back() {  # $1 stage name, $2 start time, $3 limit s: both PERCs subscribed again
-  if ctl hci1 "wait subscribed $3" >/dev/null && ctl hci2 "wait subscribed $3" >/dev/null; then stage $1 PASS "back in $(since $2) s"
-  else stage $1 FAIL "not back within $3 s"; fi
+back() {  # $1 stage name, $2 trigger time (uptime), $3 limit s, $4… PERCs (default both)
+  name=$1; t=$2; lim=$3; shift 3
+  res=$($SP wait $R/base.json $t $lim ${@:-$BOTH}); rc=$?
+  stage $name $(echo "$res" | cut -d' ' -f1) "$(echo "$res" | cut -d' ' -f2-)"
+  [ $rc = 0 ]
 }
-ctl hci1 'wait disconnected 0.1' >/dev/null 2>&1
+back subscribe $t 30
+
+# Traffic through serve: nothing lost (the service's own counters).
+$SP snapshot > $R/base.json
+ctl hci1 'stream 10 200' >/dev/null; ctl hci2 'stream 10 200' >/dev/null
+ctl hci1 'wait idle 30' >/dev/null; ctl hci2 'wait idle 30' >/dev/null
+sleep 1
+res=$($SP traffic $R/base.json 200 $BOTH)
+stage traffic $(echo "$res" | cut -d' ' -f1) "$(echo "$res" | cut -d' ' -f2-)"
+$PB status > $R/status.txt 2>&1; cat $R/status.txt
+
 for kind in "drop" "drop fast"; do
-  t=$(now); ctl hci1 "$kind" >/dev/null; ctl hci2 "$kind" >/dev/null
-  ctl hci1 'wait disconnected 10' >/dev/null; ctl hci2 'wait disconnected 10' >/dev/null
+  $SP snapshot > $R/base.json
+  t=$(now); ctl hci1 "$kind" >/dev/null & cpid=$!; ctl hci2 "$kind" >/dev/null; wait $cpid
   back "$(echo $kind | tr ' ' -)" $t 20
 done
 
+$SP snapshot > $R/base.json
+t=$(now); btmgmt --index 0 power off >/dev/null; sleep 1; btmgmt --index 0 power on >/dev/null
+back power-off-on $t 20
+
+# SIGHUP with a changed registry: mtk-serial taken out (its link stops), then put back.
+cp $R/tangibles.json $R/tangibles.full.json
+python3 - "$R/tangibles.json" "$MTK" <<'PY'
+import json, sys
+p, addr = sys.argv[1], sys.argv[2].upper()
+d = json.load(open(p))
+key = 'tangibles' if isinstance(d, dict) else None
+items = d[key] if key else d
+kept = [t for t in items if str(t.get('address', '')).upper() != addr]
+if key: d[key] = kept
+else: d = kept
+json.dump(d, open(p + '.new', 'w'), indent=2)
+PY
+mv $R/tangibles.json.new $R/tangibles.json
+t=$(now); kill -HUP $SPID
+i=0; while [ $i -lt 50 ] && $PB status --json | grep -q "\"$MTK\""; do sleep 0.1; i=$((i+1)); done
+if $PB status --json | grep -q "\"$MTK\""; then stage sighup-remove FAIL "mtk link still listed 5 s after SIGHUP"
+else stage sighup-remove PASS "mtk link gone $(since $t) s after SIGHUP"; fi
+$SP snapshot > $R/base.json
+cp $R/tangibles.full.json $R/tangibles.json
+t=$(now); kill -HUP $SPID
+back sighup-add $t 20 hci2=$MTK
+
+# A PERC that stops advertising: reported unreachable, no busy loop, back when it advertises.
+$SP snapshot > $R/base.json
+ctl hci1 'adv off' >/dev/null; ctl hci1 'drop fast' >/dev/null
+sleep 8
+cpu0=$(awk '{print $14+$15}' /proc/$SPID/stat)
+sleep 5
+cpu1=$(awk '{print $14+$15}' /proc/$SPID/stat)
+ticks=$((cpu1 - cpu0))
+st=$($PB status --json | python3 -c "import json,sys; print([l['state'] for l in json.load(sys.stdin)['links'] if l['address'].upper()=='$V1'][0])")
+t=$(now); ctl hci1 'adv on' >/dev/null
+res=$($SP wait $R/base.json $t 20 hci1=$V1)
+if [ "$st" = unreachable ] && [ $ticks -lt 100 ] && echo "$res" | grep -q ^PASS; then
+  stage unreachable PASS "status '$st' while away, ${ticks} CPU ticks in 5 s, $(echo "$res" | cut -d' ' -f2-) after adv on"
+else stage unreachable FAIL "status '$st' while away, ticks=$ticks; after adv on: $res"; fi
+
+# bluetoothd restarts last: on this guest kernel (6.1 + btvirt) a bluetoothd that closes its
+# L2CAP sockets after links vanished can hit an oops (hci_chan_del from l2cap_sock_release)
+# that takes bluetoothd with it; a harness limit, reported as such.
 restart_bluetoothd() {  # $1 signal
   pid=$(pidof bluetoothd)
   kill -$1 $pid; i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
@@ -85,33 +143,11 @@ restart_bluetoothd() {  # $1 signal
   return 0
 }
 for sig in KILL TERM; do
-  if restart_bluetoothd $sig; then t=$(now); back bluetoothd-$sig $t 5
+  $SP snapshot > $R/base.json
+  if ! pidof bluetoothd >/dev/null; then stage bluetoothd-$sig FAIL "no bluetoothd before the stage (harness: $(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') kernel faults in dmesg)"
+  elif restart_bluetoothd $sig; then t=$(now); back bluetoothd-$sig $t 5 || back bluetoothd-$sig-30s $t 30
   else stage bluetoothd-$sig FAIL "bluetoothd did not exit (guest kernel oops?) $(dmesg | grep -c -i oops) oops in dmesg"; fi
-  sleep 1
 done
-
-t=$(now); btmgmt --index 0 power off >/dev/null; sleep 1; btmgmt --index 0 power on >/dev/null
-back power-off-on $t 20
-
-# A PERC that stops advertising: reported unreachable, no busy loop, back when it advertises.
-ctl hci1 'adv off' >/dev/null; ctl hci1 'drop fast' >/dev/null
-sleep 8
-cpu0=$(awk '{print $14+$15}' /proc/$SPID/stat)
-sleep 5
-cpu1=$(awk '{print $14+$15}' /proc/$SPID/stat)
-ticks=$((cpu1 - cpu0))
-unreach=$(grep -c 'unreachable' $R/percbridge.log)
-t=$(now); ctl hci1 'adv on' >/dev/null
-if [ "$unreach" -ge 1 ] && [ $ticks -lt 100 ] && ctl hci1 'wait subscribed 20' >/dev/null; then
-  stage unreachable PASS "reported unreachable, ${ticks} CPU ticks in 5 s away, back $(since $t) s after adv on"
-else stage unreachable FAIL "unreachable lines=$unreach ticks=$ticks"; fi
-
-# Traffic through serve: nothing lost (the service counts gaps in its status).
-ctl hci1 'stream 10 200' >/dev/null; ctl hci2 'stream 10 200' >/dev/null
-ctl hci1 'wait idle 30' >/dev/null; ctl hci2 'wait idle 30' >/dev/null
-sleep 1
-$PB status --json > $R/status.json 2>&1
-echo "status: $(cat $R/status.json | head -c 2000)"
 
 kill -TERM $SPID; i=0; while kill -0 $SPID 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
 if kill -0 $SPID 2>/dev/null; then stage sigterm FAIL "still running 5 s after SIGTERM"; kill -KILL $SPID; else stage sigterm PASS "exited in $(awk "BEGIN{print $i/10}") s"; fi

@@ -175,6 +175,10 @@ class Emulator:
         self.manager().AddAdapter(name, "percbridge-emulator")
         adapter = mockobject.objects[path]
         adapter.props[ADAPTER_IFACE]["Powered"] = dbus.Boolean(powered)
+        if not powered:
+            # The template announced it powered; bluetoothd announces a new adapter as it is.
+            self.interfaces_added(path, dbus.Dictionary(
+                {ADAPTER_IFACE: dbus.Dictionary(adapter.props[ADAPTER_IFACE], signature="sv")}, signature="sa{sv}"))
         adapter.discovery_filter = None
         adapter.discovery_clients = set()
         # Replace the template's discovery methods: its StartDiscovery fails unless
@@ -249,6 +253,32 @@ class Emulator:
         self.interfaces_removed(path, [ADAPTER_IFACE, "org.bluez.Media1", "org.bluez.Network1",
                                        "org.bluez.LEAdvertisingManager1", "org.bluez.AdvertisementMonitorManager1"])
         log(f"adapter {name} unplugged ({len(specs)} devices)")
+
+    def set_powered(self, name, powered):
+        """Like `btmgmt power off|on`: off drops the adapter's links (paired devices stay in
+        the auto-connect list); on, bluetoothd connects those of them that advertise."""
+        path = "/org/bluez/" + name
+        adapter = mockobject.objects.get(path)
+        if adapter is None:
+            raise err("org.percbridge.BlueZEmulator.Error.NoSuchAdapter", f"no adapter {name}")
+        if not powered:
+            for dev in self.devices.values():
+                if dev.adapter_path == path:
+                    dev.link_lost(announce=True)
+        changed = {"Powered": dbus.Boolean(powered)}
+        if not powered and adapter.props[ADAPTER_IFACE].get("Discovering"):
+            changed["Discovering"] = dbus.Boolean(False)
+        adapter.props[ADAPTER_IFACE].update(changed)
+        self.props_changed(path, ADAPTER_IFACE, changed)
+        if powered:
+            for dev in self.devices.values():
+                if dev.adapter_path == path and dev.auto_connect:
+                    dev.schedule_auto_connect(0.1)
+        log(f"adapter {name} powered {'on' if powered else 'off'}")
+
+    def adapter_powered(self, path):
+        adapter = mockobject.objects.get(path)
+        return adapter is not None and bool(adapter.props[ADAPTER_IFACE].get("Powered", False))
 
     def plug_adapter(self, name, powered):
         self.add_adapter(name, powered)
@@ -480,6 +510,11 @@ class PercDevice:
         # Failed "Operation already in progress" (measured on bluetoothd 5.66, docs/bluez.md).
         self.auto_connect = False
         self.connect_calls = 0  # Device1.Connect calls, answered or refused (busy-loop checks)
+        self.disconnect_calls = 0
+        # bluetoothd lost track of the link (its log: "No matching connection for device",
+        # then "Device ... is already connected"): Connect succeeds, Connected stays false
+        # until a Disconnect clears it. Seen on real bluetoothd 5.66 after fast link drops.
+        self.stale = False
         self.pending_pair = None
         self.agent_approvals = 0
         advertised = PROFILES[profile][0]
@@ -579,6 +614,8 @@ class PercDevice:
         """The errors bluetoothd answers Connect with."""
         if self.connected:
             raise err("org.bluez.Error.AlreadyConnected", "Already Connected")
+        if not self.emulator.adapter_powered(self.adapter_path):
+            raise err("org.bluez.Error.NotReady", "Resource Not Ready")
         if not self.in_range:
             if self.auto_connect and self.props_paired():
                 raise err("org.bluez.Error.Failed", "Operation already in progress")
@@ -616,7 +653,7 @@ class PercDevice:
     def schedule_auto_connect(self, delay_s, resolve_delay_s=0.0):
         """bluetoothd's own connect of a paired device that advertises (auto-connect list)."""
         def fire():
-            if (self.auto_connect and self.in_range and not self.connected and self.emulator.present
+            if (self.auto_connect and self.in_range and not self.connected and not self.stale and self.emulator.present
                     and self.props_paired() and self.path in mockobject.objects):
                 log(f"{self.address}: auto-connect (bluetoothd's own)")
                 self.connect(resolve_delay_s)
@@ -719,6 +756,8 @@ class DeviceObject(mockobject.DBusMockObject):
     def Connect(self):
         self.perc.connect_calls += 1
         perc = self.perc
+        if perc.stale:
+            return  # bluetoothd believes it is connected: "ok", and no Connected=true follows
         perc.check_connectable()
         # Like bluetoothd 5.66 on the real-BlueZ harness: the reply to Connect reaches the
         # caller before Connected=true does (the PERC saw the link 3 ms after the caller's
@@ -731,6 +770,11 @@ class DeviceObject(mockobject.DBusMockObject):
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Disconnect(self):
+        self.perc.disconnect_calls += 1
+        if self.perc.stale:
+            self.perc.stale = False
+            self.perc.auto_connect = False
+            return
         if not self.perc.connected:
             # bluetoothd's Disconnect also takes a paired device out of the auto-connect list.
             self.perc.auto_connect = False
@@ -856,6 +900,19 @@ class Control(dbus.service.Object):
         if dev.auto_connect:
             dev.schedule_auto_connect(0.2)
 
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="")
+    def DropLinkStale(self, address):
+        """The link drops and bluetoothd loses track of it (real 5.66 after a fast drop):
+        Connect then answers ok with no Connected=true, until a Disconnect."""
+        dev = self.em.device(address)
+        dev.link_lost(announce=True)
+        dev.stale = True
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
+    def SetPowered(self, name, powered):
+        """`btmgmt power off|on` on adapter `name`."""
+        self.em.set_powered(name, bool(powered))
+
     @dbus.service.method(CONTROL_IFACE, in_signature="sdu", out_signature="")
     def StartStream(self, address, rate, count):
         """Sensor notifications at `rate` Hz (count 0: until StopStream). PERC v1 values carry
@@ -951,6 +1008,7 @@ class Control(dbus.service.Object):
             "connected": dbus.Boolean(dev.connected),
             "connects": dbus.UInt32(dev.connects),
             "connect_calls": dbus.UInt32(dev.connect_calls),
+            "disconnect_calls": dbus.UInt32(dev.disconnect_calls),
             "auto_connect": dbus.Boolean(dev.auto_connect),
             "sent": dbus.UInt32(dev.sent),
             "unsent": dbus.UInt32(dev.unsent),

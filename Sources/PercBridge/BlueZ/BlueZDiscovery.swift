@@ -43,7 +43,7 @@ final class BlueZDiscovery: Sendable {
     /// Powers adapters that are off and starts discovery where it is not running.
     func ensureRunning() async {
         guard users.withLock({ $0 }) > 0 else { return }
-        for adapter in mirror.adapters where !adapter.discovering {
+        for adapter in mirror.adapters where !adapter.discovering && !mirror.switchedOff(adapter.path) {
             do {
                 if !adapter.powered {
                     logger.info("BlueZ: powering adapter \(adapter.path) on")

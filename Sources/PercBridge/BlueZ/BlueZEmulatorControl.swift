@@ -24,6 +24,10 @@ struct BlueZEmulatorControl: Sendable {
     }
     func setInRange(_ address: String, _ inRange: Bool) async throws { try await call("SetInRange", [.string(address), .boolean(inRange)]) }
     func dropLink(_ address: String) async throws { try await call("DropLink", [.string(address)]) }
+    /// The link drops and BlueZ loses track of it: Connect answers ok, Connected stays false until a Disconnect.
+    func dropLinkStale(_ address: String) async throws { try await call("DropLinkStale", [.string(address)]) }
+    /// `btmgmt power off|on` on adapter `name`.
+    func setPowered(_ name: String, _ powered: Bool) async throws { try await call("SetPowered", [.string(name), .boolean(powered)]) }
     func setPaired(_ address: String, _ paired: Bool) async throws { try await call("SetPaired", [.string(address), .boolean(paired)]) }
     func startStream(_ address: String, rate: Double, count: UInt32) async throws {
         try await call("StartStream", [.string(address), .double(rate), .uint32(count)])

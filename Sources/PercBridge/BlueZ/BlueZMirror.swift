@@ -46,6 +46,9 @@ final class BlueZMirror: Sendable {
         /// snapshot — seen on a real bluetoothd restart, whose auto-connects follow at once.
         var buffered: [DBusSignal]?
         var bufferOverflowed = false
+        /// Adapters seen going from powered to off (`btmgmt power off`, `bluetoothctl power
+        /// off`): someone chose that, so nobody here switches them back on.
+        var switchedOff: Set<DBusObjectPath> = []
     }
 
     /// At most this many signals wait for a snapshot; beyond it the snapshot is retaken.
@@ -161,6 +164,12 @@ final class BlueZMirror: Sendable {
 
     func device(path: DBusObjectPath) -> BlueZ.Device? {
         state.withLock { $0.objects[path]?[BlueZ.deviceInterface] }.map { BlueZ.Device(path: path, properties: $0) }
+    }
+
+    /// Whether `adapter` was switched off while we watched (not: found off, or plugged in
+    /// off): the links and discovery leave such an adapter off and wait for it.
+    func switchedOff(_ adapter: DBusObjectPath) -> Bool {
+        state.withLock { $0.switchedOff.contains(adapter) && $0.objects[adapter]?[BlueZ.adapterInterface]?.bool("Powered") == false }
     }
 
     func adapter(path: DBusObjectPath) -> BlueZ.Adapter? {
@@ -290,6 +299,9 @@ final class BlueZMirror: Sendable {
             if signal.arguments.count > 2 { invalidated = signal.arguments[2].stringArray ?? [] }
             let path = signal.path
             guard s.objects[path] != nil else { return (nil, nil) }
+            if interface == BlueZ.adapterInterface, let powered = changed.bool("Powered") {
+                if powered { s.switchedOff.remove(path) } else if s.objects[path]?[interface]?.bool("Powered") == true { s.switchedOff.insert(path) }
+            }
             s.objects[path]![interface, default: BlueZ.Properties()].merge(changed, invalidated: invalidated)
             return (.propertiesChanged(path, interface: interface, changed: changed, invalidated: invalidated,
                                        arrival: signal.receivedAt), nil)

@@ -16,6 +16,9 @@ enum ConnectAnswer: Equatable, Sendable {
     case gone
     /// Any other failure (le-connection-abort-by-local, page timeout, …): back off.
     case failed(String)
+    /// We stopped waiting for the answer: bluetoothd, the adapter or the device changed
+    /// under the pending call. Look again at once.
+    case overtaken
 
     init(_ error: any Error) {
         guard let e = error as? DBusError else { self = .failed("\(error)"); return }

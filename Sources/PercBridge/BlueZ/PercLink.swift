@@ -24,6 +24,8 @@ final class PercLink: Sendable {
         var initialBackoff: Duration = .milliseconds(250)
         var maxBackoff: Duration = .seconds(30)
         var connectTimeout: Duration = .seconds(20)
+        /// How long Connected=true may follow a successful Connect answer.
+        var connectedGrace: Duration = .seconds(3)
         /// How long a connected PERC may take to resolve its services before we start over.
         var resolveTimeout: Duration = .seconds(15)
         /// How long the GATT objects may follow ServicesResolved (first connection) before the
@@ -122,16 +124,25 @@ final class PercLink: Sendable {
                 once(.connecting(attempt: attempt))
                 var answer = ConnectAnswer.connected
                 do {
-                    if let adapter = device.adapter, mirror.adapter(path: adapter)?.powered == false {
+                    // An adapter found off (at start, plugged in off) is switched on; one that
+                    // was switched off while we watched stays off: Connect answers NotReady
+                    // and the link waits for it to be switched on again.
+                    if let adapter = device.adapter, mirror.adapter(path: adapter)?.powered == false, !mirror.switchedOff(adapter) {
                         logger.info("PERC \(address): adapter \(adapter) is off; powering it on")
                         try await calls.setPowered(adapter, true)
                     }
-                    try await calls.connect(device.path, timeout: configuration.connectTimeout)
+                    if let overtaken = try await connectUnlessOvertaken(device.path) {
+                        logger.info("PERC \(address): stopped waiting for Connect: \(overtaken)")
+                        answer = .overtaken
+                    }
                 } catch {
                     if Task.isCancelled { break }
                     answer = ConnectAnswer(error)
                 }
+                logger.debug("PERC \(address): Connect answered \(answer)")
                 switch answer {
+                case .overtaken:
+                    continue   // Look at the world again (bluetoothd back, adapter off, …).
                 case .connected, .alreadyConnected:
                     break   // Someone else (or BlueZ's own auto-connect) connected it: fine.
                 case .gone:
@@ -147,8 +158,10 @@ final class PercLink: Sendable {
                     // Disconnect (what users of other BlueZ clients stuck on InProgress needed).
                     once(.awaitingConnection(why))
                     let epoch = mirror.epoch
+                    let adapter = device.adapter
                     let outcome = await mirror.wait(timeout: configuration.connectTimeout) { m -> Bool? in
                         guard m.bluetoothdPresent, m.epoch == epoch, let d = m.device(path: device.path) else { return false }
+                        if let adapter, m.adapter(path: adapter)?.powered == false { return false }
                         return d.connected ? true : nil
                     }
                     if outcome == nil, !Task.isCancelled {
@@ -159,9 +172,14 @@ final class PercLink: Sendable {
                 case .notReady:
                     // The adapter is not powered (rfkill, `btmgmt power off`): wait for Powered.
                     once(.waitingForAdapter)
-                    guard let a = device.adapter else { await pause(backoff); backoff = min(backoff * 2, configuration.maxBackoff); continue }
-                    _ = await mirror.wait(timeout: configuration.maxBackoff) { m -> Bool? in
-                        guard m.bluetoothdPresent, let adapter = m.adapter(path: a) else { return true }
+                    // NotReady while the adapter looks powered (BlueZ still bringing it up):
+                    // back off rather than ask again at once.
+                    guard let a = device.adapter, mirror.adapter(path: a)?.powered == false else {
+                        await pause(backoff); backoff = min(backoff * 2, configuration.maxBackoff); continue
+                    }
+                    let epoch = mirror.epoch
+                    _ = await mirror.wait(timeout: mirror.switchedOff(a) ? forever : configuration.maxBackoff) { m -> Bool? in
+                        guard m.bluetoothdPresent, m.epoch == epoch, let adapter = m.adapter(path: a) else { return true }
                         return adapter.powered ? true : nil
                     }
                     continue
@@ -176,12 +194,24 @@ final class PercLink: Sendable {
             // bluetoothd 5.66 may answer Connect before its Connected=true reaches us (on the
             // real-BlueZ harness the PERC saw the link 3 ms after our Connect had returned, and
             // reading Connected=false then as "the link went" made every first connect fail).
-            // Wait for the property; the link not coming up within connectTimeout is a retry.
-            let up = await mirror.wait(timeout: configuration.connectTimeout) { m -> Bool? in
-                guard m.bluetoothdPresent, let d = m.device(path: path) else { return false }
+            // Wait for the property, briefly: it follows within milliseconds when the link is
+            // there; when it is not (the link went again at once, the adapter was switched
+            // off) the loop asks BlueZ again instead of waiting out connectTimeout.
+            let epoch = mirror.epoch
+            let up = await mirror.wait(timeout: configuration.connectedGrace) { m -> Bool? in
+                guard m.bluetoothdPresent, m.epoch == epoch, let d = m.device(path: path) else { return false }
+                if let adapter = d.adapter, m.adapter(path: adapter)?.powered == false { return false }
                 return d.connected ? true : nil
             }
             guard up == true else {
+                // bluetoothd 5.66 can lose track of a link (its log: "No matching connection for
+                // device" on the disconnect, "Device … is already connected" on the next one):
+                // Connect then succeeds while Connected stays false, for ever. Seen on the
+                // real-BlueZ harness after a fast link drop. Disconnect clears that state.
+                if up == nil, mirror.bluetoothdPresent, mirror.device(path: path) != nil {
+                    logger.info("PERC \(address): Connected still false \(configuration.connectedGrace) after Connect; disconnecting to clear BlueZ's stale link state")
+                    try? await calls.disconnect(path)
+                }
                 once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.seconds))
                 await pause(backoff, device: path)
                 backoff = min(backoff * 2, configuration.maxBackoff)
@@ -248,6 +278,36 @@ final class PercLink: Sendable {
             await unsubscribe(subscription)
             onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
             once(.lost(reason: reason))
+        }
+    }
+
+    /// `Device1.Connect`, given up (the call cancelled) when what it was asked in changes
+    /// before BlueZ answers: bluetoothd restarted (a new snapshot), the adapter was switched
+    /// off, or the device object went. bluetoothd 5.66 keeps such a call pending for up to
+    /// connectTimeout (seen on the real-BlueZ harness: a Connect asked just before `btmgmt
+    /// power off` answered 20 s later). Returns why it was given up, nil when BlueZ answered.
+    private func connectUnlessOvertaken(_ path: DBusObjectPath) async throws -> String? {
+        let epoch = mirror.epoch
+        let adapter = mirror.device(path: path)?.adapter
+        return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask { [calls, configuration] in
+                try await calls.connect(path, timeout: configuration.connectTimeout)
+                return nil
+            }
+            group.addTask { [mirror, configuration] in
+                let why = await mirror.wait(timeout: configuration.connectTimeout + .seconds(1)) { m -> String? in
+                    if !m.bluetoothdPresent { return "bluetoothd left the bus" }
+                    if m.epoch != epoch { return "BlueZ's objects were reloaded" }
+                    if let adapter, m.adapter(path: adapter)?.powered == false { return "adapter \(adapter) was switched off" }
+                    if m.device(path: path) == nil { return "BlueZ removed the device" }
+                    return nil
+                }
+                // Timed out: let the call's own answer (or its timeout) decide.
+                if why == nil { try await Task.sleep(for: .seconds(86_400)) }
+                return why
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
     }
 

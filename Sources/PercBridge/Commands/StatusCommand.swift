@@ -37,9 +37,13 @@ struct StatusCommand: AsyncParsableCommand {
                 print("  PERC modules: none known")
             } else {
                 print("  PERC modules:")
-                print(ControlText.table(header: ["ADDRESS", "NAME", "PROFILE", "STATE", "TANGIBLE"], rows: links.map { l in
+                // Counters only where the service keeps links (serve); the demo's modules have none.
+                let counted = links.contains { $0["notifications"] != nil }
+                let header = ["ADDRESS", "NAME", "PROFILE", "STATE", "TANGIBLE"] + (counted ? ["NOTIFICATIONS", "LOST", "LINK-UPS"] : [])
+                print(ControlText.table(header: header, rows: links.map { l in
                     [l["address"]?.string ?? "", l["name"]?.string ?? "", l["profile"]?.string ?? "-", l["state"]?.string ?? "",
                      l["tangible"]?.int.map(String.init) ?? "-"]
+                        + (counted ? ["notifications", "lost", "link_ups"].map { l[$0]?.int.map(String.init) ?? "-" } : [])
                 }, indent: "    "))
             }
         }

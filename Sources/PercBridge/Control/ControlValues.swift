@@ -54,6 +54,11 @@ enum ControlValues {
         var v: [String: DBusValue] = ["address": .string(l.address), "name": .string(l.name), "state": .string(l.state)]
         if let p = l.profile { v["profile"] = .string(p) }
         if let t = l.tangible { v["tangible"] = .int32(Int32(truncatingIfNeeded: t)) }
+        if let c = l.counters {
+            v["notifications"] = .uint64(UInt64(max(0, c.notifications)))
+            v["lost"] = .uint64(UInt64(max(0, c.lost)))
+            v["link_ups"] = .uint32(UInt32(clamping: c.linkUps))
+        }
         return v
     }
 

@@ -43,10 +43,12 @@ struct ServiceControlLinks: ControlLinks {
     func statuses() -> [LinkSummary] {
         let definitions = links.state.withLock { $0.definitions }
         let statuses = links.statuses()
+        let counters = links.counters()
         return definitions.compactMap { d in
             guard let status = statuses[d.id], let address = d.address else { return nil }
             return LinkSummary(address: address.uppercased(), name: d.name, state: ServiceLinks.code(status),
-                               profile: d.profile?.rawValue, tangible: d.id)
+                               profile: d.profile?.rawValue, tangible: d.id,
+                               counters: counters[d.id] ?? .init(notifications: 0, lost: 0, linkUps: 0))
         }
     }
 }

@@ -35,7 +35,7 @@ extension ServiceLinks {
         case .waitingForBluetoothd:
             logger.warning("\(who): waiting for bluetoothd on the \(bus) (systemctl start bluetooth)", metadata: md)
         case .waitingForAdapter:
-            logger.warning("\(who): waiting for a Bluetooth adapter (plug one in, or rfkill unblock bluetooth)", metadata: md)
+            logger.warning("\(who): waiting for a Bluetooth adapter (plug one in, switch it on: bluetoothctl power on, or rfkill unblock bluetooth)", metadata: md)
         case .notAPerc(let services):
             md["services"] = "\(services.joined(separator: ","))"
             logger.error("""

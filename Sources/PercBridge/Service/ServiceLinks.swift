@@ -256,11 +256,15 @@ final class ServiceLinks: Sendable {
         }
     }
 
-    /// Notification counters of each running link (since the service started).
-    func notificationStats() -> [TangibleID: NotificationStats] {
+    /// Counters of each running link (since it was started): notifications, lost, link-ups.
+    func counters() -> [TangibleID: LinkSummary.Counters] {
         let entries = state.withLock { Array($0.entries.values) }
-        var out: [TangibleID: NotificationStats] = [:]
-        for e in entries { if let l = e.link { out[e.tangible] = l.stats } }
+        var out: [TangibleID: LinkSummary.Counters] = [:]
+        for e in entries {
+            guard let l = e.link else { continue }
+            let stats = l.stats
+            out[e.tangible] = .init(notifications: stats.notifications, lost: stats.lost, linkUps: l.linkUps)
+        }
         return out
     }
 }

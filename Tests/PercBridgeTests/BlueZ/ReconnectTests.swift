@@ -59,6 +59,44 @@ import MTKTangibles
         #expect(await eventually { log.count(.light) >= 20 })
     }
 
+    /// Real bluetoothd 5.66 after a fast link drop (real-BlueZ harness: "No matching
+    /// connection for device", then "Device … is already connected"): Connect answers ok but
+    /// Connected never becomes true, for every retry. A Disconnect clears it.
+    @Test func aLinkBlueZLostTrackOfIsClearedByDisconnect() async throws {
+        let bed = try await BlueZTestbed()
+        try await bed.control.setPaired(BlueZTestbed.v1, true)
+        let log = EventLog()
+        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        defer { task.cancel() }
+        #expect(await eventually { link.linkUps == 1 })
+        try await bed.control.dropLinkStale(BlueZTestbed.v1)
+        #expect(await eventually(10) { link.linkUps == 2 }, "\(log.statuses)")
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["disconnect_calls"]?.int == 1)
+        try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 10)
+        #expect(await eventually { log.count(.light) >= 10 })
+    }
+
+    /// `btmgmt power off`: the link waits for the adapter (no retry loop) and does not switch
+    /// it back on — someone chose to switch it off; when it is on again the PERC is back.
+    @Test func anAdapterSwitchedOffStaysOffAndTheLinkWaitsForIt() async throws {
+        let bed = try await BlueZTestbed()
+        try await bed.control.setPaired(BlueZTestbed.v1, true)
+        let log = EventLog()
+        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        defer { task.cancel() }
+        #expect(await eventually { link.linkUps == 1 })
+        try await bed.control.setPowered("hci0", false)
+        #expect(await eventually { log.statuses.last == .waitingForAdapter }, "\(log.statuses)")
+        let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? 0
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(bed.session.mirror.adapter(path: "/org/bluez/hci0")?.powered == false)
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
+        let on = ContinuousClock.now
+        try await bed.control.setPowered("hci0", true)
+        #expect(await eventually { link.linkUps == 2 })
+        print("adapter switched on again: streaming \(ContinuousClock.now - on) later")
+    }
+
     @Test func readValueFillsTheStateBeforeTheFirstNotification() {
         var d = PercV1Decoder(tangible: 1)
         let value: [UInt8] = [0x10, 7, 0, 1, 0, 0, 0, 1, 0, 0, 0]

@@ -33,6 +33,31 @@ import Testing
         let status = try await cli(["status"])
         #expect(status.stdout.contains("(serve)"))
         #expect(status.stdout.contains("\(BlueZTestbed.v1)  PERC one"), "\(status.stdout)")
+        #expect(status.stdout.contains("NOTIFICATIONS  LOST  LINK-UPS"), "\(status.stdout)")
+
+        // Per-link counters: notifications sent by the PERC arrive in them, gaps count as lost,
+        // a link drop counts one more link-up (what scripts/test-real-bluez measures with).
+        func link() async -> [String: Any]? {
+            let s = try? await cli(["status", "--json"])
+            let links = (s.flatMap { jsonObject($0.stdout) } as? [String: Any])?["links"] as? [[String: Any]]
+            return links?.first { $0["address"] as? String == BlueZTestbed.v1 }
+        }
+        let before = try #require(await link())
+        #expect(before["link_ups"] as? Int == 1, "\(before)")
+        let notifications = before["notifications"] as? Int ?? -1
+        try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 20)
+        let streamed = await eventually(10) { (await link()?["notifications"] as? Int ?? 0) >= notifications + 20 }
+        var now = await link()
+        #expect(streamed, "\(String(describing: now))")
+        try await bed.control.dropSequence(BlueZTestbed.v1, 3)
+        try await bed.control.sendV1(BlueZTestbed.v1, field: 0, light: 0)
+        let counted = await eventually(10) { await link()?["lost"] as? Int == 3 }
+        now = await link()
+        #expect(counted, "\(String(describing: now))")
+        try await bed.control.dropLink(BlueZTestbed.v1)
+        let back = await eventually(20) { let l = await link(); return l?["link_ups"] as? Int == 2 && l?["state"] as? String == "connected" }
+        now = await link()
+        #expect(back, "\(String(describing: now))\n\(serve.log)")
 
         // No touch input: nothing to define from.
         let define = try await cli(["define", "Puck", "--kind", "puc"])
