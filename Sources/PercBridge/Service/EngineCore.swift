@@ -13,7 +13,7 @@ struct EngineCore {
     var scheduler: LightCheckScheduler { core.scheduler }
     private var sessions: [TangibleID: Int64] = [:]
     private var nextSession: Int64 = 1
-    private var lastPoses: [TangibleID: (Pose, Seconds)] = [:]
+    private var motion: [TangibleID: PoseMotion] = [:]
     private(set) var lastOutput: EngineOutput?
     private(set) var lastTime: Seconds = 0
     private(set) var lastFrame: UInt64 = 0
@@ -47,16 +47,11 @@ struct EngineCore {
                     nextSession += 1
                     recognitions.append(r.id)
                 }
-                if let (before, at) = lastPoses[r.id], frame.time > at {
-                    t.velocity = (pose.position - before.position) / (frame.time - at)
-                    // The shorter way round, so a turn through ±π is not a full spin.
-                    let turn = remainder(pose.angle - before.angle, 2 * Double.pi)
-                    t.angularVelocity = turn / (frame.time - at)
-                }
-                lastPoses[r.id] = (pose, frame.time)
+                motion[r.id, default: PoseMotion()].add(pose, at: frame.time)
+                (t.velocity, t.angularVelocity) = motion[r.id]!.velocity
             } else {
                 sessions[r.id] = nil
-                lastPoses[r.id] = nil
+                motion[r.id] = nil
             }
             t.session = sessions[r.id]
             if r.kind == .perc {
