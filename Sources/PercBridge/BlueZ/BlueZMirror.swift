@@ -49,6 +49,8 @@ final class BlueZMirror: Sendable {
         /// Adapters seen going from powered to off (`btmgmt power off`, `bluetoothctl power
         /// off`): someone chose that, so nobody here switches them back on.
         var switchedOff: Set<DBusObjectPath> = []
+        /// Whether `[bluetooth] adapter` has been on the bus since we started.
+        var configuredAdapterSeen = false
     }
 
     /// At most this many signals wait for a snapshot; beyond it the snapshot is retaken.
@@ -156,8 +158,16 @@ final class BlueZMirror: Sendable {
     func device(address: String) -> BlueZ.Device? {
         var candidates = devices.filter { $0.address.caseInsensitiveCompare(address) == .orderedSame }
         if let name = adapterName {
+            // The configured adapter only, once it has been seen: while bluetoothd (re)starts
+            // its adapters appear one by one, and a PERC adapter's object for the same address
+            // (the real-BlueZ harness's PERC adapters see each other) would be taken meanwhile.
+            // Other adapters serve only on a machine where the configured one never appeared.
             let path = DBusObjectPath(stringLiteral: "/org/bluez/\(name)")
-            if adapter(path: path) != nil { candidates = candidates.filter { $0.path.parentAdapter == path } }
+            let seen = state.withLock { s -> Bool in
+                if s.objects[path]?[BlueZ.adapterInterface] != nil { s.configuredAdapterSeen = true }
+                return s.configuredAdapterSeen
+            }
+            if seen { candidates = candidates.filter { $0.path.parentAdapter == path } }
         }
         return candidates.max { ($0.connected ? 1 : 0, $0.paired ? 1 : 0) < ($1.connected ? 1 : 0, $1.paired ? 1 : 0) }
     }

@@ -131,7 +131,9 @@ final class PercLink: Sendable {
                         logger.info("PERC \(address): adapter \(adapter) is off; powering it on")
                         try await calls.setPowered(adapter, true)
                     }
-                    if let overtaken = try await connectUnlessOvertaken(device.path) {
+                    if let adapter = device.adapter, mirror.switchedOff(adapter) {
+                        answer = .notReady   // what Connect would answer; no call needed
+                    } else if let overtaken = try await connectUnlessOvertaken(device.path) {
                         logger.info("PERC \(address): stopped waiting for Connect: \(overtaken)")
                         answer = .overtaken
                     }
@@ -289,6 +291,7 @@ final class PercLink: Sendable {
     private func connectUnlessOvertaken(_ path: DBusObjectPath) async throws -> String? {
         let epoch = mirror.epoch
         let adapter = mirror.device(path: path)?.adapter
+        let wasPowered = adapter.flatMap { mirror.adapter(path: $0)?.powered } ?? false
         return try await withThrowingTaskGroup(of: String?.self) { group in
             group.addTask { [calls, configuration] in
                 try await calls.connect(path, timeout: configuration.connectTimeout)
@@ -298,7 +301,7 @@ final class PercLink: Sendable {
                 let why = await mirror.wait(timeout: configuration.connectTimeout + .seconds(1)) { m -> String? in
                     if !m.bluetoothdPresent { return "bluetoothd left the bus" }
                     if m.epoch != epoch { return "BlueZ's objects were reloaded" }
-                    if let adapter, m.adapter(path: adapter)?.powered == false { return "adapter \(adapter) was switched off" }
+                    if wasPowered, let adapter, m.adapter(path: adapter)?.powered == false { return "adapter \(adapter) was switched off" }
                     if m.device(path: path) == nil { return "BlueZ removed the device" }
                     return nil
                 }
