@@ -25,7 +25,7 @@ final class PercLink: Sendable {
         var maxBackoff: Duration = .seconds(30)
         var connectTimeout: Duration = .seconds(20)
         /// How long Connected=true may follow a successful Connect answer.
-        var connectedGrace: Duration = .seconds(3)
+        var connectedGrace: Duration = .seconds(1)
         /// How long a connected PERC may take to resolve its services before we start over.
         var resolveTimeout: Duration = .seconds(15)
         /// How long the GATT objects may follow ServicesResolved (first connection) before the
