@@ -6,6 +6,17 @@ import MTKTangibles
 @testable import PercBridge
 
 @Suite(.serialized) struct ReconnectTests {
+    /// The emulator with the perc-v1 PERC paired (in BlueZ's auto-connect list) and a link to it up.
+    static func pairedLinkUp() async throws -> (BlueZTestbed, PercLink, Task<Void, Never>, EventLog) {
+        let bed = try await BlueZTestbed()
+        try await bed.control.setPaired(BlueZTestbed.v1, true)
+        let log = EventLog()
+        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        let up = await eventually { link.linkUps == 1 }
+        #expect(up, "the link came up: \(log.statuses)")
+        return (bed, link, task, log)
+    }
+
     @Test func connectAnswersAreSortedByWhatALinkDoesNext() {
         #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.failed, message: "Operation already in progress"))
                 == .pending("org.bluez.Error.Failed: Operation already in progress"))
@@ -21,12 +32,8 @@ import MTKTangibles
     /// progress" (its own auto-connect); the link waits for Connected instead of retrying, and
     /// comes back by BlueZ's connect when the PERC is in range again.
     @Test func unreachablePairedPercWaitsForBlueZsOwnConnect() async throws {
-        let bed = try await BlueZTestbed()
-        try await bed.control.setPaired(BlueZTestbed.v1, true)
-        let log = EventLog()
-        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
         defer { task.cancel() }
-        #expect(await eventually { link.linkUps == 1 })
         try await bed.control.setInRange(BlueZTestbed.v1, false)
         #expect(await eventually { log.statuses.contains { if case .awaitingConnection = $0 { true } else { false } } })
         let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? 0
@@ -41,12 +48,8 @@ import MTKTangibles
     /// bluetoothd restarts: paired PERCs are connected by the new bluetoothd itself and their
     /// services resolve a moment later; the link follows those events.
     @Test func pairedPercStreamsAgainAfterABluetoothdRestart() async throws {
-        let bed = try await BlueZTestbed()
-        try await bed.control.setPaired(BlueZTestbed.v1, true)
-        let log = EventLog()
-        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
         defer { task.cancel() }
-        #expect(await eventually { link.linkUps == 1 })
         for round in 2...4 {
             try await bed.control.vanish(seconds: 0)
             #expect(await eventually { log.count(.link, value: 0) == round - 1 })
@@ -63,12 +66,8 @@ import MTKTangibles
     /// connection for device", then "Device … is already connected"): Connect answers ok but
     /// Connected never becomes true, for every retry. A Disconnect clears it.
     @Test func aLinkBlueZLostTrackOfIsClearedByDisconnect() async throws {
-        let bed = try await BlueZTestbed()
-        try await bed.control.setPaired(BlueZTestbed.v1, true)
-        let log = EventLog()
-        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
         defer { task.cancel() }
-        #expect(await eventually { link.linkUps == 1 })
         try await bed.control.dropLinkStale(BlueZTestbed.v1)
         #expect(await eventually(10) { link.linkUps == 2 }, "\(log.statuses)")
         #expect(try await bed.control.stats(BlueZTestbed.v1)["disconnect_calls"]?.int == 1)
@@ -79,12 +78,8 @@ import MTKTangibles
     /// `btmgmt power off`: the link waits for the adapter (no retry loop) and does not switch
     /// it back on — someone chose to switch it off; when it is on again the PERC is back.
     @Test func anAdapterSwitchedOffStaysOffAndTheLinkWaitsForIt() async throws {
-        let bed = try await BlueZTestbed()
-        try await bed.control.setPaired(BlueZTestbed.v1, true)
-        let log = EventLog()
-        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
         defer { task.cancel() }
-        #expect(await eventually { link.linkUps == 1 })
         try await bed.control.setPowered("hci0", false)
         #expect(await eventually { log.statuses.last == .waitingForAdapter }, "\(log.statuses)")
         let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? 0

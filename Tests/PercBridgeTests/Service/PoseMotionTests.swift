@@ -10,14 +10,14 @@ struct PoseMotionTests {
     /// two-frame difference is off by up to 600 mm/s on the 1 ms steps.
     @Test func aSteadyMoveWithNoisyPosesGivesASteadyVelocity() {
         var m = PoseMotion()
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var t = 0.0
         let v = Vec2(120, -80)
         var worstTwoFrame = 0.0
         var previous: (Vec2, Double)?
         for i in 0..<200 {
             t += [0.001, 0.004, 0.008, 0.0083][i % 4]
-            let noise = Vec2(rng.unit() * 0.6 - 0.3, rng.unit() * 0.6 - 0.3)
+            let noise = Vec2(Double.random(in: -0.3...0.3, using: &rng), Double.random(in: -0.3...0.3, using: &rng))
             let p = Vec2(100, 100) + v * t + noise
             m.add(Pose(position: p, angle: 0.5), at: t)
             if let (q, at) = previous { worstTwoFrame = max(worstTwoFrame, ((p - q) / (t - at) - v).length) }
@@ -52,18 +52,5 @@ struct PoseMotionTests {
         #expect(one.velocity.linear == .zero)
         one.add(Pose(position: Vec2(1, 1), angle: 0), at: 1)
         #expect(one.velocity.linear == .zero && one.velocity.angular == 0)
-    }
-}
-
-/// Deterministic noise for the tests (no global random state).
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func unit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
     }
 }
