@@ -159,13 +159,7 @@ final class PercLink: Sendable {
                     // event, not a timer; after connectTimeout clear the stale attempt with
                     // Disconnect (what users of other BlueZ clients stuck on InProgress needed).
                     once(.awaitingConnection(why))
-                    let epoch = mirror.epoch
-                    let adapter = device.adapter
-                    let outcome = await mirror.wait(timeout: configuration.connectTimeout) { m -> Bool? in
-                        guard m.bluetoothdPresent, m.epoch == epoch, let d = m.device(path: device.path) else { return false }
-                        if let adapter, m.adapter(path: adapter)?.powered == false { return false }
-                        return d.connected ? true : nil
-                    }
+                    let outcome = await waitForConnected(device.path, timeout: configuration.connectTimeout)
                     if outcome == nil, !Task.isCancelled {
                         logger.info("PERC \(address): no connection \(configuration.connectTimeout) after \(why); clearing BlueZ's pending connect")
                         try? await calls.disconnect(device.path)
@@ -199,12 +193,7 @@ final class PercLink: Sendable {
             // Wait for the property, briefly: it follows within milliseconds when the link is
             // there; when it is not (the link went again at once, the adapter was switched
             // off) the loop asks BlueZ again instead of waiting out connectTimeout.
-            let epoch = mirror.epoch
-            let up = await mirror.wait(timeout: configuration.connectedGrace) { m -> Bool? in
-                guard m.bluetoothdPresent, m.epoch == epoch, let d = m.device(path: path) else { return false }
-                if let adapter = d.adapter, m.adapter(path: adapter)?.powered == false { return false }
-                return d.connected ? true : nil
-            }
+            let up = await waitForConnected(path, timeout: configuration.connectedGrace)
             guard up == true else {
                 // bluetoothd 5.66 can lose track of a link (its log: "No matching connection for
                 // device" on the disconnect, "Device … is already connected" on the next one):
@@ -238,17 +227,8 @@ final class PercLink: Sendable {
                 backoff = min(backoff * 2, configuration.maxBackoff)
                 continue
             }
-            // On a first connection (nothing cached) bluetoothd 5.66 sets ServicesResolved
-            // before it exports the GATT objects (seen on the real-BlueZ harness: "none of the
-            // PERC services (found: none)"). Give them a moment to appear (events), bounded.
-            if findLayout(device: path) == nil {
-                let profile = configuration.profile
-                _ = await mirror.wait(timeout: configuration.servicesTimeout) { m -> Bool? in
-                    guard m.bluetoothdPresent, m.device(path: path)?.connected == true else { return false }
-                    return Self.layout(in: m, device: path, profile: profile) != nil ? true : nil
-                }
-            }
-            guard let layout = findLayout(device: path) else {
+            guard let layout = await Self.awaitLayout(in: mirror, device: path, profile: configuration.profile,
+                                                      timeout: configuration.servicesTimeout) else {
                 let found = mirror.services(of: path).map(\.uuid)
                 once(.notAPerc(services: found))
                 await pause(configuration.maxBackoff)
@@ -283,6 +263,18 @@ final class PercLink: Sendable {
         }
     }
 
+    /// Waits for the device's Connected=true: true when it comes, false as soon as it cannot
+    /// (bluetoothd left or returned, the device object went, its adapter is off), nil after
+    /// `timeout`.
+    private func waitForConnected(_ path: DBusObjectPath, timeout: Duration) async -> Bool? {
+        let epoch = mirror.epoch
+        return await mirror.wait(timeout: timeout) { m -> Bool? in
+            guard m.bluetoothdPresent, m.epoch == epoch, let d = m.device(path: path) else { return false }
+            if let adapter = d.adapter, m.adapter(path: adapter)?.powered == false { return false }
+            return d.connected ? true : nil
+        }
+    }
+
     /// `Device1.Connect`, given up (the call cancelled) when what it was asked in changes
     /// before BlueZ answers: bluetoothd restarted (a new snapshot), the adapter was switched
     /// off, or the device object went. bluetoothd 5.66 keeps such a call pending for up to
@@ -291,7 +283,6 @@ final class PercLink: Sendable {
     private func connectUnlessOvertaken(_ path: DBusObjectPath) async throws -> String? {
         let epoch = mirror.epoch
         let adapter = mirror.device(path: path)?.adapter
-        let wasPowered = adapter.flatMap { mirror.adapter(path: $0)?.powered } ?? false
         return try await withThrowingTaskGroup(of: String?.self) { group in
             group.addTask { [calls, configuration] in
                 try await calls.connect(path, timeout: configuration.connectTimeout)
@@ -301,7 +292,7 @@ final class PercLink: Sendable {
                 let why = await mirror.wait(timeout: configuration.connectTimeout + .seconds(1)) { m -> String? in
                     if !m.bluetoothdPresent { return "bluetoothd left the bus" }
                     if m.epoch != epoch { return "BlueZ's objects were reloaded" }
-                    if wasPowered, let adapter, m.adapter(path: adapter)?.powered == false { return "adapter \(adapter) was switched off" }
+                    if let adapter, m.switchedOff(adapter) { return "adapter \(adapter) was switched off" }
                     if m.device(path: path) == nil { return "BlueZ removed the device" }
                     return nil
                 }
@@ -344,8 +335,18 @@ final class PercLink: Sendable {
         return nil
     }
 
-    private func findLayout(device: DBusObjectPath) -> PercGattLayout? {
-        Self.layout(in: mirror, device: device, profile: configuration.profile)
+    /// The layout once its GATT objects are there. On a first connection (nothing cached)
+    /// bluetoothd 5.66 sets ServicesResolved before it exports them (seen on the real-BlueZ
+    /// harness: "none of the PERC services (found: none)"): they get up to `timeout` to
+    /// appear (events) while the device stays connected. nil: not a PERC (or the link went).
+    static func awaitLayout(in mirror: BlueZMirror, device: DBusObjectPath, profile: PercProfile?,
+                            timeout: Duration) async -> PercGattLayout? {
+        if let now = layout(in: mirror, device: device, profile: profile) { return now }
+        _ = await mirror.wait(timeout: timeout) { m -> Bool? in
+            guard m.bluetoothdPresent, m.device(path: device)?.connected == true else { return false }
+            return layout(in: m, device: device, profile: profile) != nil ? true : nil
+        }
+        return layout(in: mirror, device: device, profile: profile)
     }
 
     static func layout(in mirror: BlueZMirror, device: DBusObjectPath, profile: PercProfile?) -> PercGattLayout? {

@@ -90,13 +90,8 @@ struct PercPairing: Sendable {
         guard resolved else { throw .vanished(address: address) }
 
         // A first connection: bluetoothd may export the GATT objects after ServicesResolved.
-        if PercLink.layout(in: mirror, device: path, profile: nil) == nil {
-            _ = await mirror.wait(timeout: min(.seconds(5), remaining())) { m -> Bool? in
-                guard m.device(path: path)?.connected == true else { return false }
-                return PercLink.layout(in: m, device: path, profile: nil) != nil ? true : nil
-            }
-        }
-        guard let layout = PercLink.layout(in: mirror, device: path, profile: nil) else {
+        guard let layout = await PercLink.awaitLayout(in: mirror, device: path, profile: nil,
+                                                      timeout: min(.seconds(5), remaining())) else {
             let services = mirror.services(of: path).map(\.uuid)
             try? await calls.disconnect(path)
             throw .notAPerc(address: address, services: services)
