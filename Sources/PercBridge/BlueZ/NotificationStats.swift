@@ -8,7 +8,8 @@ struct NotificationStats: Hashable, Sendable, Codable {
     var events = 0
     /// Notifications missing according to sequence-number gaps (PERC GATT v1 only).
     var lost = 0
-    /// Notifications that repeated the previous sequence number (ignored).
+    /// Notifications whose sequence number was not newer than the last one: repeated, or
+    /// older arriving late (PERC GATT v1; ignored).
     var duplicates = 0
     /// Values rejected as too short or of another major version (PERC GATT v1).
     var rejected = 0

@@ -78,6 +78,31 @@ import MTKTangibles
         #expect(d.stats.lost == 0)
     }
 
+    /// Notifications arriving swapped (10, 12, 11, 13): the late one is ignored, not a gap of
+    /// 65,534, and the gap it fills is not lost. A repeat of a number already seen stays a
+    /// duplicate; a jump far back is a counter restart that is followed.
+    @Test func aLateNotificationIsNotAWrapOfLosses() {
+        var d = PercV1Decoder(tangible: 1)
+        for seq: UInt16 in [10, 12, 11, 13, 15, 14, 16] { _ = d.decode(value(seq: seq), arrival: 0) }
+        #expect(d.stats.lost == 0)
+        #expect(d.stats.duplicates == 2)
+        #expect(d.decode(value(seq: 14, light: 1), arrival: 0).isEmpty)
+        #expect(d.stats.lost == 0 && d.stats.duplicates == 3)
+        _ = d.decode(value(seq: 20), arrival: 0)
+        #expect(d.stats.lost == 3)
+    }
+
+    /// A counter restart without a link drop (further back than the 64-number window) is
+    /// followed: no loss, and its state is decoded.
+    @Test func aSequenceRestartIsFollowed() {
+        var d = PercV1Decoder(tangible: 1)
+        _ = d.decode(value(seq: 500), arrival: 0)
+        _ = d.decode(value(seq: 501), arrival: 0)
+        #expect(d.decode(value(seq: 0, light: 1), arrival: 0).map(\.kind) == [.light])
+        _ = d.decode(value(seq: 1), arrival: 0)
+        #expect(d.stats.lost == 0 && d.stats.duplicates == 0)
+    }
+
     @Test func reconnectClearsTheSequenceExpectation() {
         var d = PercV1Decoder(tangible: 1)
         _ = d.decode(value(seq: 100), arrival: 0)
