@@ -515,6 +515,9 @@ class PercDevice:
         # then "Device ... is already connected"): Connect succeeds, Connected stays false
         # until a Disconnect clears it. Seen on real bluetoothd 5.66 after fast link drops.
         self.stale = False
+        # Connect to it while it does not advertise waits (no answer) instead of failing.
+        self.connect_waits = False
+        self.pending_connect = None
         self.pending_pair = None
         self.agent_approvals = 0
         advertised = PROFILES[profile][0]
@@ -752,13 +755,28 @@ class PercDevice:
 class DeviceObject(mockobject.DBusMockObject):
     """Device1 whose methods behave like BlueZ's (and can reply late, fail or vanish)."""
 
-    @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
-    def Connect(self):
+    @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="",
+                         async_callbacks=("reply", "error"))
+    def Connect(self, reply, error):
         self.perc.connect_calls += 1
         perc = self.perc
         if perc.stale:
-            return  # bluetoothd believes it is connected: "ok", and no Connected=true follows
-        perc.check_connectable()
+            return reply()  # bluetoothd believes it is connected: "ok", and no Connected=true follows
+        if perc.connect_waits and not perc.in_range and not perc.connected and perc.pending_connect is None:
+            # Real bluetoothd 5.66 (harness run 11): a Connect to a PERC that stopped
+            # advertising gets no answer until it advertises again or the LE connect times out.
+            def give_up():
+                if perc.pending_connect is not None:
+                    perc.pending_connect = None
+                    error(err("org.bluez.Error.Failed", "le-connection-abort-by-local"))
+                return False
+            perc.pending_connect = (reply, error)
+            GLib.timeout_add(20000, give_up)
+            return None
+        try:
+            perc.check_connectable()
+        except dbus.exceptions.DBusException as e:
+            return error(e)
         # Like bluetoothd 5.66 on the real-BlueZ harness: the reply to Connect reaches the
         # caller before Connected=true does (the PERC saw the link 3 ms after the caller's
         # Connect had returned). The property changes right after the reply.
@@ -767,6 +785,7 @@ class DeviceObject(mockobject.DBusMockObject):
                 perc.connect()
             return False
         GLib.timeout_add(2, up)
+        reply()
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Disconnect(self):
@@ -884,6 +903,12 @@ class Control(dbus.service.Object):
         dev.in_range = bool(in_range)
         if not in_range:
             dev.link_lost(announce=True)
+        elif dev.pending_connect is not None:
+            reply, _ = dev.pending_connect
+            dev.pending_connect = None
+            if not dev.connected:
+                dev.connect()
+            reply()
         elif dev.auto_connect:
             dev.schedule_auto_connect(0.1)
 
@@ -907,6 +932,12 @@ class Control(dbus.service.Object):
         dev = self.em.device(address)
         dev.link_lost(announce=True)
         dev.stale = True
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
+    def SetConnectWaits(self, address, waits):
+        """True: a Connect while the device is out of range gets no answer until it is in
+        range again (then it connects) or 20 s pass (le-connection-abort-by-local)."""
+        self.em.device(address).connect_waits = bool(waits)
 
     @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
     def SetPowered(self, name, powered):

@@ -26,6 +26,8 @@ struct BlueZEmulatorControl: Sendable {
     func dropLink(_ address: String) async throws { try await call("DropLink", [.string(address)]) }
     /// The link drops and BlueZ loses track of it: Connect answers ok, Connected stays false until a Disconnect.
     func dropLinkStale(_ address: String) async throws { try await call("DropLinkStale", [.string(address)]) }
+    /// Connect to `address` while it is out of range waits for it (no answer) instead of failing.
+    func setConnectWaits(_ address: String, _ waits: Bool) async throws { try await call("SetConnectWaits", [.string(address), .boolean(waits)]) }
     /// `btmgmt power off|on` on adapter `name`.
     func setPowered(_ name: String, _ powered: Bool) async throws { try await call("SetPowered", [.string(name), .boolean(powered)]) }
     func setPaired(_ address: String, _ paired: Bool) async throws { try await call("SetPaired", [.string(address), .boolean(paired)]) }

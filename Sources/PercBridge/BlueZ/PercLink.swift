@@ -24,6 +24,8 @@ final class PercLink: Sendable {
         var initialBackoff: Duration = .milliseconds(250)
         var maxBackoff: Duration = .seconds(30)
         var connectTimeout: Duration = .seconds(20)
+        /// A Connect unanswered this long reports the PERC unreachable (it keeps waiting).
+        var slowConnect: Duration = .seconds(5)
         /// How long Connected=true may follow a successful Connect answer.
         var connectedGrace: Duration = .seconds(1)
         /// How long a connected PERC may take to resolve its services before we start over.
@@ -133,9 +135,20 @@ final class PercLink: Sendable {
                     }
                     if let adapter = device.adapter, mirror.switchedOff(adapter) {
                         answer = .notReady   // what Connect would answer; no call needed
-                    } else if let overtaken = try await connectUnlessOvertaken(device.path) {
-                        logger.info("PERC \(address): stopped waiting for Connect: \(overtaken)")
-                        answer = .overtaken
+                    } else {
+                        // A Connect that BlueZ has not answered after slowConnect: the PERC is
+                        // not advertising (BlueZ waits for it up to its own timeout). Say so.
+                        let slow = PercLinkStatus.awaitingConnection("nothing yet, \(Int(configuration.slowConnect.seconds)) s after Connect")
+                        let reportedSlow = Atomic<Bool>(false)
+                        let overtaken = try await connectUnlessOvertaken(device.path) { [self] in
+                            reportedSlow.store(true, ordering: .relaxed)
+                            report(slow)
+                        }
+                        if reportedSlow.load(ordering: .relaxed) { lastStatus = slow }
+                        if let overtaken {
+                            logger.info("PERC \(address): stopped waiting for Connect: \(overtaken)")
+                            answer = .overtaken
+                        }
                     }
                 } catch {
                     if Task.isCancelled { break }
@@ -280,10 +293,16 @@ final class PercLink: Sendable {
     /// off, or the device object went. bluetoothd 5.66 keeps such a call pending for up to
     /// connectTimeout (seen on the real-BlueZ harness: a Connect asked just before `btmgmt
     /// power off` answered 20 s later). Returns why it was given up, nil when BlueZ answered.
-    private func connectUnlessOvertaken(_ path: DBusObjectPath) async throws -> String? {
+    private func connectUnlessOvertaken(_ path: DBusObjectPath, onSlow: @escaping @Sendable () -> Void) async throws -> String? {
         let epoch = mirror.epoch
         let adapter = mirror.device(path: path)?.adapter
         return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask { [configuration] in
+                try await Task.sleep(for: configuration.slowConnect)
+                onSlow()
+                try await Task.sleep(for: .seconds(86_400))
+                return nil
+            }
             group.addTask { [calls, configuration] in
                 try await calls.connect(path, timeout: configuration.connectTimeout)
                 return nil

@@ -42,9 +42,10 @@ final class BlueZTestbed: Sendable {
 
     /// A link to `address`, running until the returned task is cancelled.
     func startLink(_ address: String, tangible: TangibleID = 1, preferAcquire: Bool = true,
-                   events: EventLog) -> (PercLink, Task<Void, Never>) {
+                   slowConnect: Duration = .seconds(5), events: EventLog) -> (PercLink, Task<Void, Never>) {
         let link = PercLink(configuration: .init(address: address, tangible: tangible, preferAcquireNotify: preferAcquire,
-                                                 initialBackoff: .milliseconds(100), maxBackoff: .seconds(1)),
+                                                 initialBackoff: .milliseconds(100), maxBackoff: .seconds(1),
+                                                 slowConnect: slowConnect),
                             mirror: session.mirror, discovery: session.discovery, logger: session.logger,
                             onEvent: { events.append($0) }, onStatus: { events.status($0) })
         let task = Task { await link.run() }

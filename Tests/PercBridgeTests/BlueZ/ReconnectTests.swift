@@ -92,6 +92,26 @@ import MTKTangibles
         print("adapter switched on again: streaming \(ContinuousClock.now - on) later")
     }
 
+    /// A PERC that stopped advertising, whose Connect BlueZ leaves unanswered (real 5.66:
+    /// up to its LE connect timeout): reported unreachable once the call is slow, no retries
+    /// while it waits, connected the moment the PERC is back.
+    @Test func aConnectLeftUnansweredReportsThePercUnreachable() async throws {
+        let bed = try await BlueZTestbed()
+        try await bed.control.setConnectWaits(BlueZTestbed.v1, true)
+        let log = EventLog()
+        let (link, task) = bed.startLink(BlueZTestbed.v1, slowConnect: .milliseconds(500), events: log)
+        defer { task.cancel() }
+        #expect(await eventually { link.linkUps == 1 })
+        try await bed.control.setInRange(BlueZTestbed.v1, false)
+        let unreachable = await eventually { if case .awaitingConnection? = log.statuses.last { true } else { false } }
+        #expect(unreachable, "\(log.statuses)")
+        let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? 0
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
+        try await bed.control.setInRange(BlueZTestbed.v1, true)
+        #expect(await eventually { link.linkUps == 2 })
+    }
+
     @Test func readValueFillsTheStateBeforeTheFirstNotification() {
         var d = PercV1Decoder(tangible: 1)
         let value: [UInt8] = [0x10, 7, 0, 1, 0, 0, 0, 1, 0, 0, 0]
