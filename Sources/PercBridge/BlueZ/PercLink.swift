@@ -24,8 +24,6 @@ final class PercLink: Sendable {
         var initialBackoff: Duration = .milliseconds(250)
         var maxBackoff: Duration = .seconds(30)
         var connectTimeout: Duration = .seconds(20)
-        /// How long a paired PERC is left to BlueZ's own auto-connect before we Connect.
-        var autoConnectGrace: Duration = .milliseconds(1500)
         /// A Connect unanswered this long reports the PERC unreachable (it keeps waiting).
         var slowConnect: Duration = .seconds(5)
         /// How long Connected=true may follow a successful Connect answer.
@@ -123,15 +121,7 @@ final class PercLink: Sendable {
                 await discovery.unwant()
                 continue
             }
-            // A paired PERC is in the kernel's auto-connect list: after a link loss or a
-            // bluetoothd restart BlueZ reconnects it by itself, usually within 0.1–0.5 s. A
-            // Connect of ours racing that made real bluetoothd 5.66 lose track of the link
-            // (Connect ok, Connected never true, services never resolved). Give BlueZ's own
-            // connect a moment first (ends at Connected=true, an event).
-            if !device.connected, attempt == 0, device.paired,
-               await waitForConnected(device.path, timeout: configuration.autoConnectGrace) == true {
-                logger.info("PERC \(address): connected by BlueZ itself")
-            } else if !device.connected {
+            if !device.connected {
                 attempt += 1
                 once(.connecting(attempt: attempt))
                 var answer = ConnectAnswer.connected

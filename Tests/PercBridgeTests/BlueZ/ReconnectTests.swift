@@ -112,17 +112,6 @@ import MTKTangibles
         #expect(await eventually { link.linkUps == 2 })
     }
 
-    /// A paired PERC's link drops: BlueZ's own auto-connect brings it back and the link does
-    /// not race it with a Connect of its own (real 5.66 lost track of links that way).
-    @Test func aDroppedPairedPercIsLeftToBlueZsAutoConnect() async throws {
-        let (bed, link, task, _) = try await Self.pairedLinkUp()
-        defer { task.cancel() }
-        let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? -1
-        try await bed.control.dropLink(BlueZTestbed.v1)
-        #expect(await eventually { link.linkUps == 2 })
-        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
-    }
-
     @Test func readValueFillsTheStateBeforeTheFirstNotification() {
         var d = PercV1Decoder(tangible: 1)
         let value: [UInt8] = [0x10, 7, 0, 1, 0, 0, 0, 1, 0, 0, 0]
