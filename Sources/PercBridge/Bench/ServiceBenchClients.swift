@@ -73,6 +73,7 @@ final class BenchWSClients: Sendable {
         switch event {
         case .upgraded: stats.withLock { $0.upgraded += 1 }
         case .closed: stats.withLock { $0.closed += 1 }
+        case .pointers: break
         case .frame(let frameTime, let received):
             guard measuring.load(ordering: .acquiring) else { return }
             stats.withLock { s in
@@ -86,14 +87,23 @@ final class BenchWSClients: Sendable {
 /// One reading WebSocket client: the upgrade, then server frames parsed from the byte stream.
 final class BenchWSReader: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
-    enum Event { case upgraded, closed, frame(time: Seconds, received: Seconds) }
+    enum Event { case upgraded, closed, frame(time: Seconds, received: Seconds), pointers(received: Seconds, positions: [Vec2]) }
 
     private let port: Int
+    private let decodePointers: Bool
     private let onEvent: (Event) -> Void
     private var buffer = ByteBuffer()
     private var upgraded = false
 
-    init(port: Int, onEvent: @escaping (Event) -> Void) { self.port = port; self.onEvent = onEvent }
+    /// With `decodePointers`, each `frame` is also decoded and its pointers' positions reported.
+    init(port: Int, decodePointers: Bool = false, onEvent: @escaping (Event) -> Void) {
+        self.port = port; self.decodePointers = decodePointers; self.onEvent = onEvent
+    }
+
+    private struct PointerFrame: Decodable {
+        struct Pointer: Decodable { var x: Double; var y: Double }
+        var pointers: [Pointer]?
+    }
 
     static func upgradeRequest(port: Int) -> String {
         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -125,7 +135,12 @@ final class BenchWSReader: ChannelInboundHandler {
         }
         while let (opcode, payload) = nextFrame() {
             if opcode == 8 { context.close(promise: nil); return }
-            if opcode == 1, let t = Self.frameTime(payload) { onEvent(.frame(time: t, received: received)) }
+            if opcode == 1, let t = Self.frameTime(payload) {
+                onEvent(.frame(time: t, received: received))
+                if decodePointers, let f = try? JSONDecoder().decode(PointerFrame.self, from: Data(payload)) {
+                    onEvent(.pointers(received: received, positions: (f.pointers ?? []).map { Vec2($0.x, $0.y) }))
+                }
+            }
         }
         buffer.discardReadBytes()
     }

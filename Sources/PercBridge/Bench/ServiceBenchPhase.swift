@@ -10,6 +10,12 @@ struct BenchPhase: Sendable {
     var clients: Int
     var stalled: Bool
     var latency: Bool
+    /// `[clock] mode` of this phase's serve: "events" or "fixed".
+    var clock = "events"
+    /// A probe finger on a second TUIO source, timed to TUIO and an app.
+    var touchProbe = false
+    /// A umockdev touchscreen as an evdev input, its probe finger timed to TUIO and an app.
+    var evdev = false
 }
 
 /// What one phase measured (all over the measuring window of `seconds`).
@@ -36,6 +42,8 @@ struct BenchPhaseResult: Sendable {
     var touchDatagrams = 0
     var clients: BenchWSClients.Stats?
     var latency: BenchLatency.Result?
+    /// Touch → TUIO / app latency of the probe finger (latency phase: TUIO in; evdev phase).
+    var touch: BenchTouchLatency?
     var exitStatus: Int32 = 0
 
     /// CPU seconds per wall second as % of one core.

@@ -18,64 +18,120 @@ struct BenchReport {
         var parts: [String] = []
         parts.append("\(p.percs) PERCs, \(p.fingers) fingers")
         if p.clients > 0 { parts.append(p.stalled ? "\(p.clients) apps (1 stalled)" : "\(p.clients) apps") }
+        if p.touchProbe { parts.append("probe finger, 1 app") }
         if p.latency { parts.append("--record, field cycles") }
+        if p.evdev { parts.append("--record, umockdev probe, 1 app") }
         return "\(p.name): " + parts.joined(separator: ", ")
     }
 
+    private var modes: [String] { results.map(\.phase.clock).reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
+
     func print(json: Bool) {
-        let idle = results.first { $0.phase.name == "idle" }
-        let idleCPU = idle?.servePercent ?? 0
         Swift.print("")
         Swift.print("serve, per phase (figures over the measuring window; load = 1-min load average before→after; 2 cores shared)")
-        Swift.print(pad("phase", 52) + lpad("fps", 7) + lpad("gaps", 6) + lpad("CPU %", 8) + lpad("×idle", 7)
+        Swift.print(pad("clock", 7) + pad("phase", 52) + lpad("fps", 7) + lpad("gaps", 6) + lpad("CPU %", 8) + lpad("×idle", 7)
                     + lpad("RSS MiB start/max/end", 24) + lpad("notif/s", 9) + lpad("lost", 6) + lpad("tangibles", 10)
                     + lpad("emu CPU %", 10) + lpad("bench CPU %", 12) + "  load")
         for r in results {
+            let idleCPU = results.first { $0.phase.name == "idle" && $0.phase.clock == r.phase.clock }?.servePercent ?? 0
             let ratio = idleCPU > 0 ? f(r.servePercent / idleCPU) + "x" : "-"
             let rss = "\(f(Double(r.rssStartKiB) / 1024))/\(f(Double(r.rssMaxKiB) / 1024))/\(f(Double(r.rssEndKiB) / 1024))"
-            Swift.print(pad(describe(r.phase), 52) + lpad(f(r.tuio.fps), 7) + lpad("\(r.tuio.gaps)", 6) + lpad(f(r.servePercent), 8)
+            Swift.print(pad(r.phase.clock, 7) + pad(describe(r.phase), 52) + lpad(f(r.tuio.fps), 7) + lpad("\(r.tuio.gaps)", 6) + lpad(f(r.servePercent), 8)
                         + lpad(ratio, 7) + lpad(rss, 24) + lpad(f(r.notificationsPerSecond, 0), 9) + lpad("\(r.notificationsLost)", 6)
                         + lpad("\(f(r.tuio.meanObjects))/\(r.phase.percs)", 10)
                         + lpad(f(BenchPhaseResult.percent(r.emulatorCPU, r.seconds)), 10)
                         + lpad(f(BenchPhaseResult.percent(r.benchCPU, r.seconds)), 12) + "  " + r.load)
         }
-        Swift.print("fps: TUIO frames received per second (clock \(f(rate, 0)) Hz); gaps: frames missing in the fseq sequence; "
+        Swift.print("fps: TUIO frames received per second (fixed clock \(f(rate, 0)) Hz; the event clock cuts a frame per input frame "
+                    + "or sensor event, at most max_rate_hz); gaps: frames missing in the fseq sequence; "
                     + "tangibles: mean alive in TUIO / placed; lost: notifications lost (sequence gaps) per serve's /metrics.")
 
         let appPhases = results.filter { $0.clients != nil }
         if !appPhases.isEmpty {
             Swift.print("")
             Swift.print("WebSocket apps (the reading ones): frames received per second per app, and frame tick → received by the app")
-            Swift.print(pad("phase", 10) + lpad("apps", 6) + lpad("fps min", 9) + lpad("fps median", 11) + lpad("p50 ms", 8)
+            Swift.print(pad("clock", 7) + pad("phase", 10) + lpad("apps", 6) + lpad("fps min", 9) + lpad("fps median", 11) + lpad("p50 ms", 8)
                         + lpad("p99 ms", 8) + lpad("max ms", 8) + lpad("dropped for slow apps", 23) + lpad("apps at end", 12) + "  load")
             for r in appPhases {
                 let c = r.clients!
                 let fps = r.clientFPS
-                Swift.print(pad(r.phase.name, 10) + lpad("\(r.phase.clients)", 6) + lpad(fps.map { f($0.min) } ?? "-", 9)
+                Swift.print(pad(r.phase.clock, 7) + pad(r.phase.name, 10) + lpad("\(r.phase.clients)", 6) + lpad(fps.map { f($0.min) } ?? "-", 9)
                             + lpad(fps.map { f($0.median) } ?? "-", 11) + lpad(ms(c.latency, 50), 8) + lpad(ms(c.latency, 99), 8)
                             + lpad(maxMs(c.latency), 8) + lpad("\(r.appFramesDropped)", 23) + lpad("\(r.appClients)", 12) + "  " + r.load)
             }
             Swift.print("dropped: frames the service replaced in a slow app's latest-wins mailbox (percbridge_app_frames_dropped_total).")
         }
 
-        if let r = results.first(where: { $0.latency != nil }), let l = r.latency {
-            Swift.print("")
-            Swift.print("Latency: emulator's notification send → TUIO packet received by the bench (same host), load \(r.load)")
-            Swift.print(pad("", 34) + lpad("n", 6) + lpad("p50 ms", 8) + lpad("p99 ms", 8) + lpad("max ms", 8))
-            func row(_ name: String, _ h: Histogram<UInt64>) {
-                Swift.print(pad(name, 34) + lpad("\(h.totalCount)", 6) + lpad(ms(h, 50), 8) + lpad(ms(h, 99), 8) + lpad(maxMs(h), 8))
+        printLatency()
+        printTouchLatency()
+        if json { Swift.print(jsonLine()) }
+    }
+
+    /// One row per measured part, a column group per clock mode, and the p99 ratio fixed / events.
+    private func table(_ title: String, _ rows: [(String, [String: Histogram<UInt64>])]) {
+        Swift.print("")
+        Swift.print(title)
+        var head = pad("", 36)
+        for m in modes { head += lpad("\(m): n", 13) + lpad("p50 ms", 8) + lpad("p99 ms", 8) + lpad("max ms", 8) }
+        if modes.count == 2 { head += lpad("p99 \(modes[1])/\(modes[0])", 18) }
+        Swift.print(head)
+        for (name, byMode) in rows {
+            var line = pad(name, 36)
+            for m in modes {
+                let h = byMode[m]
+                line += lpad(h.map { "\($0.totalCount)" } ?? "-", 13) + lpad(h.map { ms($0, 50) } ?? "-", 8)
+                    + lpad(h.map { ms($0, 99) } ?? "-", 8) + lpad(h.map { maxMs($0) } ?? "-", 8)
             }
-            row("total (field on + field off)", l.total)
-            row("  field on → tangible appears", l.fieldOn)
-            row("  field off → tangible leaves", l.fieldOff)
-            row("total excluding the tick wait", l.excludingWait)
-            row("  link: send → serve's arrival", l.link)
-            row("  wait: arrival → frame tick", l.wait)
-            row("  out: frame tick → TUIO received", l.out)
-            Swift.print("transitions sent \(l.requested), not seen in TUIO within 1 s: \(l.notSeenInTUIO), "
+            if modes.count == 2, let a = byMode[modes[0]], let b = byMode[modes[1]], a.totalCount > 0, b.totalCount > 0,
+               a.valueAtPercentile(99) > 0 {
+                line += lpad(f(Double(b.valueAtPercentile(99)) / Double(a.valueAtPercentile(99))) + "x", 18)
+            }
+            Swift.print(line)
+        }
+    }
+
+    private func printLatency() {
+        let phases = results.filter { $0.latency != nil }
+        guard !phases.isEmpty else { return }
+        func by(_ part: (BenchLatency.Result) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] {
+            Dictionary(phases.map { ($0.phase.clock, part($0.latency!)) }, uniquingKeysWith: { a, _ in a })
+        }
+        table("Latency: emulator's notification send → TUIO packet received by the bench (same host); load "
+              + phases.map { "\($0.phase.clock) \($0.load)" }.joined(separator: ", "), [
+            ("total (field on + field off)", by(\.total)),
+            ("  field on → tangible appears", by(\.fieldOn)),
+            ("  field off → tangible leaves", by(\.fieldOff)),
+            ("total excluding the wait", by(\.excludingWait)),
+            ("  link: send → serve's arrival", by(\.link)),
+            ("  wait: arrival → frame", by(\.wait)),
+            ("  out: frame → TUIO received", by(\.out)),
+        ])
+        for r in phases {
+            let l = r.latency!
+            Swift.print("\(r.phase.clock): transitions sent \(l.requested), not seen in TUIO within 1 s: \(l.notSeenInTUIO), "
                         + "not found in serve's recording: \(l.notRecorded)")
         }
-        if json { Swift.print(jsonLine()) }
+    }
+
+    private func printTouchLatency() {
+        let phases = results.filter { $0.touch != nil }
+        guard !phases.isEmpty else { return }
+        func by(_ name: String, _ part: (BenchTouchLatency) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] {
+            Dictionary(phases.filter { $0.phase.name == name }.map { ($0.phase.clock, part($0.touch!)) }, uniquingKeysWith: { a, _ in a })
+        }
+        table("Touch latency: a probe finger's move → the first TUIO datagram / WebSocket frame showing it, received by the bench", [
+            ("TUIO in (load): send → TUIO out", by("load", \.toTUIO)),
+            ("TUIO in (load): send → WebSocket app", by("load", \.toApp)),
+            ("evdev: serve's read → TUIO out", by("evdev", \.toTUIO)),
+            ("evdev: serve's read → WebSocket app", by("evdev", \.toApp)),
+        ])
+        for r in phases {
+            let t = r.touch!
+            Swift.print("\(r.phase.clock) \(r.phase.name): \(t.moves) moves, not seen in TUIO within 1 s: \(t.notSeenInTUIO), "
+                        + "not seen by the app: \(t.notSeenByApp); load \(r.load)")
+        }
+        Swift.print("TUIO in is timed from the bench's send call (loopback UDP in and out included); evdev from serve's own read "
+                    + "of the event (its recording's arrival), since umockdev's script player writes the events.")
     }
 
     private func jsonLine() -> String {
@@ -86,7 +142,7 @@ struct BenchReport {
         var phases: [[String: Any]] = []
         for r in results {
             var p: [String: Any] = [
-                "name": r.phase.name, "percs": r.phase.percs, "fingers": r.phase.fingers, "clients": r.phase.clients,
+                "name": r.phase.name, "clock": r.phase.clock, "percs": r.phase.percs, "fingers": r.phase.fingers, "clients": r.phase.clients,
                 "seconds": r.seconds, "frames": r.tuio.frames, "fps": r.tuio.fps, "tuio_gaps": r.tuio.gaps,
                 "serve_cpu_percent": r.servePercent, "rss_max_kib": r.rssMaxKiB, "rss_end_kib": r.rssEndKiB,
                 "notifications_per_s": r.notificationsPerSecond, "notifications_lost": r.notificationsLost,
@@ -104,6 +160,10 @@ struct BenchReport {
                 p["latency"] = ["total": h(l.total), "field_on": h(l.fieldOn), "field_off": h(l.fieldOff),
                                 "excluding_wait": h(l.excludingWait), "link": h(l.link), "wait": h(l.wait), "out": h(l.out),
                                 "requested": l.requested, "lost": l.lost] as [String: Any]
+            }
+            if let t = r.touch {
+                p["touch"] = ["to_tuio": h(t.toTUIO), "to_app": h(t.toApp), "moves": t.moves,
+                              "not_seen_tuio": t.notSeenInTUIO, "not_seen_app": t.notSeenByApp] as [String: Any]
             }
             phases.append(p)
         }

@@ -27,8 +27,13 @@ struct BenchPhaseRunner {
         let control = BlueZEmulatorControl(connection: connection)
         watcher.reset()
         let tuioIn = try await Self.freeUDPPort()
+        // The evdev phase's script starts when serve opens the device: long enough for the
+        // links, the placing and the window.
+        let touchscreen = phase.evdev ? try BenchEvdevProbe.touchscreen(seconds: seconds + 60) : nil
+        defer { touchscreen?.remove() }
         let serve = try BenchServeChild(.init(binary: binary, percs: addresses, bus: emulator.address, tuioIn: tuioIn,
-                                              tuioOut: watcher.port, rateHz: rate, record: phase.latency))
+                                              tuioOut: watcher.port, rateHz: rate, record: phase.latency || phase.evdev,
+                                              clock: phase.clock, evdev: touchscreen))
         guard let http = await serve.httpPort(within: 30) else {
             throw ServiceBench.Failure(description: "serve did not start within 30 s (\(phase.name)); its log:\n\(serve.log)")
         }
@@ -50,6 +55,9 @@ struct BenchPhaseRunner {
             let deadline = PosixClock.now() + 20
             while a.upgraded < readers, PosixClock.now() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         }
+        // The load and evdev phases time a probe finger to TUIO and to one app decoding every frame.
+        let probeApp = phase.touchProbe || phase.evdev ? try await BenchWSProbeApp.connect(port: http) : nil
+        let probe = phase.touchProbe ? try await BenchTouchProbe.start(port: tuioIn) : nil
         try await Task.sleep(for: .seconds(1))  // settle: every part running before the window opens
         result.placed = watcher.latest?.present.count ?? 0
 
@@ -62,6 +70,7 @@ struct BenchPhaseRunner {
                     BenchProc.cpuSeconds(BenchProc.selfPID) ?? 0)
         var rss = [BenchProc.rssKiB(serve.pid) ?? 0]
         var transitions: [BenchLatency.Transition] = []
+        let probing = probe.flatMap { p in probeApp.map { app in Task { try await p.run(until: start + seconds, watcher: watcher, app: app) } } }
         if phase.latency, let touches {
             let cycler = BenchLatencyCycler(addresses: addresses, control: control, touches: touches, watcher: watcher,
                                             period: 1 / rate, percRate: percRate)
@@ -72,6 +81,7 @@ struct BenchPhaseRunner {
                 rss.append(BenchProc.rssKiB(serve.pid) ?? 0)
             }
         }
+        if let probing { result.touch = try await probing.value }
         let end = PosixClock.now()
         result.seconds = end - start
         result.serveCPU = (BenchProc.cpuSeconds(serve.pid) ?? cpu0.0) - cpu0.0
@@ -94,13 +104,31 @@ struct BenchPhaseRunner {
 
         await apps?.close()
         await touches?.stop()
+        await probe?.close()
+        if phase.evdev { try await Task.sleep(for: .milliseconds(200)) }  // the window's last moves reach the outputs
+        await probeApp?.close()
         result.exitStatus = await serve.terminate()
+        if phase.evdev, let probeApp {  // the recording is complete once serve has exited
+            result.touch = try evdevLatency(serve: serve, from: start, to: end, app: probeApp)
+        }
         if phase.latency {
             let recorded = try BenchLatency.recordedFieldEvents(path: serve.recordingPath)
             result.latency = BenchLatency.analyse(transitions, recorded: recorded, log: verbose ? { printError($0) } : nil)
         }
         serve.removeFiles()
         return result
+    }
+
+    /// serve's read of each evdev move in the window (its recording) → the probe seen in TUIO and by the app.
+    private func evdevLatency(serve: BenchServeChild, from: Seconds, to: Seconds, app: BenchWSProbeApp) throws -> BenchTouchLatency {
+        var touch = BenchTouchLatency()
+        for c in try BenchEvdevProbe.recordedContacts(path: serve.recordingPath, from: from, to: to) {
+            touch.add(since: c.arrival, position: c.position, watcher: watcher, app: app)
+        }
+        if touch.moves == 0 {
+            throw ServiceBench.Failure(description: "the evdev phase recorded no touch from the umockdev touchscreen; serve's log:\n\(serve.log)")
+        }
+        return touch
     }
 
     /// Waits until serve reports `count` PERC links up; returns how many were.

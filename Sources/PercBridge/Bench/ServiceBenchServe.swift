@@ -16,10 +16,17 @@ final class BenchServeChild: @unchecked Sendable {
         var tuioOut: Int
         var rateHz: Double
         var record: Bool
+        /// `[clock] mode`: "events" or "fixed".
+        var clock: String
+        /// Run serve under umockdev-run with this fake touchscreen as an evdev input.
+        var evdev: UmockdevTouchscreen? = nil
     }
 
     let dir: URL
     let process = Process()
+    /// serve is umockdev-run's child, not ours.
+    private var wrapped = false
+    private var childPID: Int32?
     let logURL: URL
     var recordingPath: String { dir.appendingPathComponent("run.jsonl").path }
 
@@ -32,20 +39,21 @@ final class BenchServeChild: @unchecked Sendable {
             _ = try registry.add(.standardPerc(id: 0, name: "bench-\(i + 1)", address: address))
         }
         try RegistryStore(path: registryPath).save(registry)
-        // The fixed-rate clock this bench was made for (its latency splits out the wait for the
-        // next tick; the event-driven default cuts no frames while idle): no app reports
-        // presented frames here; one TUIO 1.1 datagram per frame (the receiver takes 64 KiB).
+        // No app reports presented frames here; one TUIO 1.1 datagram per frame (the receiver
+        // takes 64 KiB). `rate_hz` is the fixed clock's tick rate, and the event clock's timer
+        // while time alone changes the engine.
         let config = """
             [surface]
             width_mm = \(BenchLayout.surface.x)
             height_mm = \(BenchLayout.surface.y)
             [clock]
-            mode = "fixed"
+            mode = "\(setup.clock)"
             rate_hz = \(setup.rateHz)
             follow_presented = false
             [[input]]
             kind = "tuio"
             listen = "127.0.0.1:\(setup.tuioIn)"
+            \(setup.evdev == nil ? "" : "[[input]]\nkind = \"evdev\"\ndevice = \"\(UmockdevTouchscreen.node)\"")
             [tuio]
             targets = ["127.0.0.1:\(setup.tuioOut)"]
             version = "1.1"
@@ -62,15 +70,30 @@ final class BenchServeChild: @unchecked Sendable {
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         logURL = dir.appendingPathComponent("serve.log")
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: setup.binary)
-        process.arguments = ["serve", "--config", configPath, "--log-level", "notice"]
+        let command = [setup.binary, "serve", "--config", configPath, "--log-level", "notice"]
             + (setup.record ? ["--record", recordingPath] : [])
+        if let bed = setup.evdev {
+            wrapped = true
+            process.executableURL = URL(fileURLWithPath: UmockdevTouchscreen.umockdevRun)
+            process.arguments = bed.umockdevArguments(command)
+        } else {
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: logURL)
         try process.run()
     }
 
-    var pid: Int32 { process.processIdentifier }
+    /// serve's pid (under umockdev-run: its child, found in /proc once it runs).
+    var pid: Int32 {
+        guard wrapped else { return process.processIdentifier }
+        if let childPID { return childPID }
+        let parent = process.processIdentifier
+        let text = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
+        if let first = text.split(separator: " ").first, let p = Int32(first) { childPID = p; return p }
+        return parent
+    }
     var isRunning: Bool { process.isRunning }
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
@@ -92,10 +115,11 @@ final class BenchServeChild: @unchecked Sendable {
     @discardableResult
     func terminate(grace: Double = 10) async -> Int32 {
         if process.isRunning {
-            kill(pid, SIGTERM)
+            let serve = pid
+            kill(serve, SIGTERM)
             let deadline = PosixClock.now() + grace
             while process.isRunning && PosixClock.now() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-            if process.isRunning { kill(pid, SIGKILL) }
+            if process.isRunning { kill(serve, SIGKILL); kill(process.processIdentifier, SIGKILL) }
             while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
         }
         return process.terminationStatus
@@ -105,7 +129,8 @@ final class BenchServeChild: @unchecked Sendable {
 
     deinit {
         if process.isRunning {
-            kill(pid, SIGKILL)
+            if wrapped, let childPID { kill(childPID, SIGKILL) }
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         removeFiles()

@@ -32,6 +32,7 @@ final class BenchTUIOWatcher: Sendable {
     private struct State {
         var sessionClass: [Int32: Int] = [:]
         var recent: [Packet] = []
+        var probe = BenchProbeSightings()
         var counters = Counters()
         var lastFseq: Int32?
         var undecodable = 0
@@ -71,6 +72,7 @@ final class BenchTUIOWatcher: Sendable {
         state.withLock { s in
             s.counters = Counters()
             s.recent.removeAll()
+            s.probe = BenchProbeSightings()
             s.lastFseq = nil
         }
     }
@@ -83,6 +85,12 @@ final class BenchTUIOWatcher: Sendable {
         state.withLock { s in s.recent.first { $0.time > time && $0.present.contains(id) == present } }
     }
 
+    /// Receive time of the first `/tuio/2Dcur` datagram after `time` showing the probe finger
+    /// at `position` (surface mm).
+    func probeSeen(after time: Seconds, at position: Vec2) -> Seconds? {
+        state.withLock { $0.probe.first(after: time, at: position) }
+    }
+
     private func received(_ bytes: [UInt8], at time: Seconds) {
         guard let packet = try? OSCPacket.decode(bytes) else {
             state.withLock { $0.undecodable += 1 }
@@ -92,6 +100,7 @@ final class BenchTUIOWatcher: Sendable {
         guard let profile = messages.first?.address else { return }
         var alive: [Int32] = []
         var sets: [(Int32, Int)] = []
+        var cursors: [Vec2] = []
         var fseq: Int32?
         for m in messages {
             guard case .string(let command)? = m.arguments.first else { continue }
@@ -101,6 +110,11 @@ final class BenchTUIOWatcher: Sendable {
                 if let sid = m.arguments.dropFirst().first?.integerValue, let cls = m.arguments.dropFirst(2).first?.integerValue {
                     sets.append((Int32(truncatingIfNeeded: sid), Int(cls)))
                 }
+            case "set" where profile == "/tuio/2Dcur":
+                let a = Array(m.arguments.dropFirst(2).prefix(2))
+                if a.count == 2, case .float32(let x) = a[0], case .float32(let y) = a[1] {
+                    cursors.append(Vec2(Double(x) * BenchLayout.surface.x, Double(y) * BenchLayout.surface.y))
+                }
             case "fseq": fseq = m.arguments.dropFirst().first?.integerValue.map { Int32(truncatingIfNeeded: $0) }
             default: break
             }
@@ -109,6 +123,7 @@ final class BenchTUIOWatcher: Sendable {
             if profile == "/tuio/2Dcur" {
                 s.counters.pointerSum += alive.count
                 s.counters.pointerFrames += 1
+                for c in cursors { s.probe.saw(c, at: time) }
                 return
             }
             guard profile == "/tuio/2Dobj", let fseq else { return }

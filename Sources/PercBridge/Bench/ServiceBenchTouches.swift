@@ -91,23 +91,30 @@ final class BenchTouchSender: Sendable {
         state.withLock { s in
             var contacts: [(Int32, Vec2)] = (0..<s.fingers).map { (Int32($0 + 1), BenchLayout.finger($0, at: time)) }
             for k in s.placed.keys.sorted() { contacts += s.placed[k]! }
-            let alive = OSCMessage("/tuio/2Dcur", [.string("alive")] + contacts.map { .int32($0.0) })
+            let alive = contacts.map(\.0)
             var out: [[UInt8]] = []
             var index = 0
             repeat {
                 let part = contacts[index..<min(index + Self.setsPerDatagram, contacts.count)]
                 index += Self.setsPerDatagram
                 s.fseq += 1
-                let sets = part.map { id, p in
-                    OSCMessage("/tuio/2Dcur", [.string("set"), .int32(id), .float32(Float(p.x / BenchLayout.surface.x)),
-                                               .float32(Float(p.y / BenchLayout.surface.y)), .float32(0), .float32(0), .float32(0)])
-                }
-                let messages = [OSCMessage("/tuio/2Dcur", [.string("source"), .string("percbridge-bench")]), alive] + sets
-                    + [OSCMessage("/tuio/2Dcur", [.string("fseq"), .int32(s.fseq)])]
-                out.append(OSCPacket.bundle(OSCBundle(timeTag: .immediately, messages.map(OSCPacket.message))).encoded())
+                out.append(Self.frame(source: "percbridge-bench", alive: alive, sets: part, fseq: s.fseq))
             } while index < contacts.count
             s.datagrams += out.count
             return out
         }
+    }
+
+    /// One TUIO 1.1 `/tuio/2Dcur` frame as one bundle: source, the whole alive list, `sets`
+    /// (positions in surface mm, sent normalised), fseq.
+    static func frame(source: String, alive: [Int32], sets: some Collection<(Int32, Vec2)>, fseq: Int32) -> [UInt8] {
+        let setMessages = sets.map { id, p in
+            OSCMessage("/tuio/2Dcur", [.string("set"), .int32(id), .float32(Float(p.x / BenchLayout.surface.x)),
+                                       .float32(Float(p.y / BenchLayout.surface.y)), .float32(0), .float32(0), .float32(0)])
+        }
+        let messages = [OSCMessage("/tuio/2Dcur", [.string("source"), .string(source)]),
+                        OSCMessage("/tuio/2Dcur", [.string("alive")] + alive.map { .int32($0) })] + setMessages
+            + [OSCMessage("/tuio/2Dcur", [.string("fseq"), .int32(fseq)])]
+        return OSCPacket.bundle(OSCBundle(timeTag: .immediately, messages.map(OSCPacket.message))).encoded()
     }
 }

@@ -28,7 +28,7 @@ final class ServeRecording: Sendable {
         for c in result.calibrationCommands { recorder.record(calibration: c) }
         guard let output = pipeline.core.lastOutput else { return }
         let step = ReplayStep(frame: frame.number, engine: output, overlay: pipeline.core.scheduler.overlay, outcomes: result.outcomes)
-        recorder.record(result: step.digest, frame: frame.number)
+        recorder.record(result: step)  // digested on the recorder's writer, off the frame loop
     }
 
     func record(definitions: [TangibleDefinition]) { recorder.record(definitions: definitions) }

@@ -43,7 +43,8 @@ struct ServiceParts: Sendable {
                          onDropped: { metrics.appFramesDropped.increment(by: $0) })
         let router = AppRouter(clock: clock, surface: surface, acceptPresented: acceptPresented, logger: logger, actuate: actuate)
         hub.setSink(router)
-        var outputs: [any FrameOutput] = [hub]
+        // TUIO first: its datagrams are handed to NIO before the apps' JSON is encoded.
+        var outputs: [any FrameOutput] = []
         var tuio: TUIOOutput?
         if config.tuio.enabled, !config.tuio.targets.isEmpty {
             let t = try await TUIOOutput.start(targets: config.tuio.targets, versions: config.tuio.versions,
@@ -52,6 +53,7 @@ struct ServiceParts: Sendable {
             outputs.append(t)
             tuio = t
         }
+        outputs.append(hub)
         let core = EngineCore(definitions: definitions, engine: config.engineConfig, lightChecks: config.lightCheckConfig)
         let pipeline = PipelineHandle(Pipeline(core: core, outputs: outputs, metrics: metrics, logger: logger))
         let diagnostics = LiveDiagnostics(definitions: definitions, settings: DiagnoseSettings(config: config), source: "live service",

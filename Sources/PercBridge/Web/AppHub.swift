@@ -29,7 +29,9 @@ final class AppHub: Sendable {
 
     private let clients = Mutex<[Int: AppClient]>([:])
     private let nextID = Atomic<Int>(1)
-    private let state: Mutex<(tangibles: [AppWire.TangibleInfo], lastFrame: String?, lastOverlay: String?)>
+    /// The latest frame is kept as a snapshot and encoded only when someone asks for it: a
+    /// service with no app connected spends nothing on JSON.
+    private let state: Mutex<(tangibles: [AppWire.TangibleInfo], lastFrame: SurfaceSnapshot?, lastOverlay: String?)>
     let context: Context
     let clock: @Sendable () -> Seconds
     let sink: Mutex<(any AppMessageSink)?> = Mutex(nil)
@@ -51,7 +53,7 @@ final class AppHub: Sendable {
         self.state = Mutex((tangibles.map(AppWire.TangibleInfo.init), nil, nil))
     }
 
-    var latestFrame: String? { state.withLock { $0.lastFrame } }
+    var latestFrame: String? { state.withLock { $0.lastFrame }.map { AppFrameJSON.encode($0) } }
     /// Where the web server listens (`http://HOST:PORT/`, the real port when `http.bind`
     /// gave port 0), once it does: for `percbridge status` and the control API's `Status`.
     var listening: String? { address.withLock { $0 } }
@@ -85,7 +87,7 @@ final class AppHub: Sendable {
                                          frame_rate_hz: context.frameRateHz, time: clock(),
                                          accepts: ["hello", "presented", "ping", "actuate"] + (context.acceptsContacts ? ["contacts"] : []))))
         if let overlay { client.offerOverlay(overlay) }
-        if let frame { client.offerFrame(frame) }
+        if let frame { client.offerFrame(AppFrameJSON.encode(frame)) }
         let admitted = clients.withLock { c -> Bool in
             guard c.count < limit else { return false }
             c[client.id] = client
@@ -106,16 +108,18 @@ final class AppHub: Sendable {
     }
 
     func publish(_ snapshot: SurfaceSnapshot) {
-        let json = encode(AppWire.FrameMessage(snapshot))
-        state.withLock { $0.lastFrame = json }
+        state.withLock { $0.lastFrame = snapshot }
+        let clients = connectedClients
+        guard !clients.isEmpty else { return }
+        let json = AppFrameJSON.encode(snapshot)
         var dropped = 0
         // One encoding per look-ahead asked for (at most AppLookahead.maxMS + 1 of them).
         var predicted: [Int: String] = [:]
-        for c in connectedClients {
+        for c in clients {
             let ahead = c.lookaheadMS
             let message: String
             if ahead == 0 || snapshot.tangibles.allSatisfy({ $0.pose == nil }) { message = json } else if let m = predicted[ahead] { message = m } else {
-                message = encode(AppWire.FrameMessage(snapshot, aheadMS: ahead))
+                message = AppFrameJSON.encode(snapshot, aheadMS: ahead)
                 predicted[ahead] = message
             }
             if c.offerFrame(message) { dropped += 1 }
