@@ -19,8 +19,9 @@ struct TUIOEncoder {
 
     private struct Item { var sessionID: Int32; var set11: OSCMessage; var msg20: OSCMessage }
 
-    /// Encodes one frame; returns (TUIO 1.1 datagrams, TUIO 2.0 datagrams).
-    mutating func encode(_ s: SurfaceSnapshot, unixTime: Double) -> (v11: [[UInt8]], v20: [[UInt8]]) {
+    /// Encodes one frame; returns (TUIO 1.1 datagrams, TUIO 2.0 datagrams), each only if asked for.
+    mutating func encode(_ s: SurfaceSnapshot, unixTime: Double, v11 wants11: Bool = true, v20 wants20: Bool = true)
+        -> (v11: [[UInt8]], v20: [[UInt8]]) {
         frameSequence = frameSequence == Int32.max ? 1 : frameSequence + 1
         var objects: [Item] = []
         var cursors: [Item] = []
@@ -53,8 +54,8 @@ struct TUIOEncoder {
             cursors.append(Item(sessionID: sid, set11: set, msg20: ptr))
         }
         sessions.keep(only: alive)
-        let v11 = bundles11("/tuio/2Dobj", objects) + bundles11("/tuio/2Dcur", cursors)
-        let v20 = bundles20(objects + cursors, unixTime: unixTime)
+        let v11 = wants11 ? bundles11("/tuio/2Dobj", objects) + bundles11("/tuio/2Dcur", cursors) : []
+        let v20 = wants20 ? bundles20(objects + cursors, unixTime: unixTime) : []
         return (v11, v20)
     }
 
@@ -73,24 +74,32 @@ struct TUIOEncoder {
         return split(head: [frm], body: items.map(\.msg20), tail: [alv])
     }
 
-    /// Packs `body` messages into as few bundles as fit, each `head + part + tail`.
+    /// Packs `body` messages into as few bundles as fit, each `head + part + tail`. Each
+    /// message is encoded once; bundles are assembled from the encoded messages.
     private func split(head: [OSCMessage], body: [OSCMessage], tail: [OSCMessage]) -> [[UInt8]] {
-        func size(_ m: OSCMessage) -> Int { OSCPacket.message(m).encoded().count + 4 }
-        let fixed = 16 + (head + tail).map(size).reduce(0, +)
+        func encoded(_ m: OSCMessage) -> [UInt8] { OSCPacket.message(m).encoded() }
+        let headBytes = head.map(encoded), tailBytes = tail.map(encoded)
+        let fixed = 16 + (headBytes + tailBytes).map { $0.count + 4 }.reduce(0, +)
         var out: [[UInt8]] = []
-        var part: [OSCMessage] = []
+        var part: [[UInt8]] = []
         var used = fixed
         func flush() {
-            let elements = (head + part + tail).map(OSCPacket.message)
-            out.append(OSCPacket.bundle(OSCBundle(timeTag: .immediately, elements)).encoded())
+            // An OSC bundle (immediately): "#bundle\0", the time tag, then each element's size and bytes.
+            var bundle = Array("#bundle".utf8) + [0, 0, 0, 0, 0, 0, 0, 0, 1]
+            bundle.reserveCapacity(used)
+            for e in headBytes + part + tailBytes {
+                withUnsafeBytes(of: UInt32(e.count).bigEndian) { bundle.append(contentsOf: $0) }
+                bundle.append(contentsOf: e)
+            }
+            out.append(bundle)
             part = []
             used = fixed
         }
         for m in body {
-            let n = size(m)
-            if !part.isEmpty && used + n > maxDatagramBytes { flush() }
-            part.append(m)
-            used += n
+            let bytes = encoded(m)
+            if !part.isEmpty && used + bytes.count + 4 > maxDatagramBytes { flush() }
+            part.append(bytes)
+            used += bytes.count + 4
         }
         if !part.isEmpty || out.isEmpty { flush() }
         return out

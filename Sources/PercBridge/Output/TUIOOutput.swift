@@ -34,7 +34,9 @@ final class TUIOOutput: FrameOutput {
     }
 
     func publish(_ result: FrameResult) {
-        let (v11, v20) = encoder.withLock { $0.encode(result.snapshot, unixTime: Date().timeIntervalSince1970) }
+        let (v11, v20) = encoder.withLock {
+            $0.encode(result.snapshot, unixTime: Date().timeIntervalSince1970, v11: versions.sends11, v20: versions.sends20)
+        }
         var datagrams: [[UInt8]] = []
         if versions.sends11 { datagrams += v11 }
         if versions.sends20 { datagrams += v20 }
