@@ -6,6 +6,9 @@ import MTKTangibles
 import NIOCore
 import NIOPosix
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Touch → output latency of one phase. TUIO in: the bench's send call → receipt (both ends on
 /// the bench's CLOCK_MONOTONIC). evdev in: serve's own read time (its recording's `arrival`)
@@ -94,16 +97,30 @@ final class BenchWSProbeApp: Sendable {
 }
 
 /// A second TUIO source ("percbridge-probe") with one finger, moved 1 mm at random moments
-/// (10–30 ms apart, so moves fall at every phase of a frame clock's period).
+/// (10–30 ms apart, so moves fall at every phase of a frame clock's period). Sent with a
+/// plain `sendto` on the calling thread right after the clock is read, so no hop to an event
+/// loop thread of the bench's own is in the figure.
 final class BenchTouchProbe: Sendable {
-    private let channel: any Channel
+    private let fd: Int32
     private let target: SocketAddress
 
-    private init(channel: any Channel, target: SocketAddress) { self.channel = channel; self.target = target }
+    private init(fd: Int32, target: SocketAddress) { self.fd = fd; self.target = target }
 
     static func start(port: Int) async throws -> BenchTouchProbe {
-        let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        return BenchTouchProbe(channel: channel, target: try SocketAddress(ipAddress: "127.0.0.1", port: port))
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ServiceBench.Failure(description: "cannot open a UDP socket for the touch probe") }
+        return BenchTouchProbe(fd: fd, target: try SocketAddress(ipAddress: "127.0.0.1", port: port))
+    }
+
+    /// Sends one datagram; returns the clock read just before the send.
+    private func send(_ datagram: [UInt8]) -> Seconds {
+        datagram.withUnsafeBytes { bytes in
+            target.withSockAddr { address, length in
+                let start = PosixClock.now()
+                _ = sendto(fd, bytes.baseAddress, bytes.count, 0, address, socklen_t(length))
+                return start
+            }
+        }
     }
 
     /// Moves the probe until `end`, each move timed from just before the send call; waits up
@@ -116,9 +133,7 @@ final class BenchTouchProbe: Sendable {
             n += 1
             let position = BenchTouchLatency.position(n)
             let datagram = BenchTouchSender.frame(source: "percbridge-probe", alive: [1], sets: [(Int32(1), position)], fseq: Int32(n))
-            let buffer = channel.allocator.buffer(bytes: datagram)
-            let start = PosixClock.now()
-            channel.writeAndFlush(AddressedEnvelope(remoteAddress: target, data: buffer), promise: nil)
+            let start = send(datagram)
             while PosixClock.now() < start + 1 {
                 if watcher.probeSeen(after: start, at: position) != nil, app.probeSeen(after: start, at: position) != nil { break }
                 try await Task.sleep(for: .milliseconds(2))
@@ -128,7 +143,7 @@ final class BenchTouchProbe: Sendable {
         return result
     }
 
-    func close() async { try? await channel.close() }
+    func close() async { _ = Glibc.close(fd) }
 }
 
 /// The evdev phase's probe: a umockdev touchscreen (protocol B, 10 units/mm over the bench's

@@ -21,6 +21,8 @@ final class ServiceMetrics: Sendable {
     let appClients: CoreMetrics.Gauge
     let appFramesDropped: CoreMetrics.Counter
     let tuioPackets: CoreMetrics.Counter
+    /// TUIO datagrams the socket refused (buffer full, unreachable): dropped, never retried.
+    let tuioSendErrors: CoreMetrics.Counter
     let inputErrors: CoreMetrics.Counter
     private let factory: PrometheusMetricsFactory
 
@@ -44,10 +46,11 @@ final class ServiceMetrics: Sendable {
         appClients = Gauge(label: "percbridge_app_clients", factory: factory)
         appFramesDropped = Counter(label: "percbridge_app_frames_dropped_total", factory: factory)
         tuioPackets = Counter(label: "percbridge_tuio_packets_total", factory: factory)
+        tuioSendErrors = Counter(label: "percbridge_tuio_send_errors_total", factory: factory)
         inputErrors = Counter(label: "percbridge_input_errors_total", factory: factory)
         // Start every series at 0 so dashboards see them before the first event.
         for c in [frames, notifications, lostNotifications, checksConfirmed, checksRejected, checksInconclusive,
-                  recognitions, appFramesDropped, tuioPackets, inputErrors] { c.increment(by: 0) }
+                  recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors] { c.increment(by: 0) }
         links.record(0)
         linksRegistered.record(0)
         appClients.record(0)

@@ -49,7 +49,7 @@ struct ServiceParts: Sendable {
         if config.tuio.enabled, !config.tuio.targets.isEmpty {
             let t = try await TUIOOutput.start(targets: config.tuio.targets, versions: config.tuio.versions,
                                                source: config.tuio.source, surface: (surface.x, surface.y),
-                                               maxDatagramBytes: config.tuio.maxDatagramBytes, metrics: metrics)
+                                               maxDatagramBytes: config.tuio.maxDatagramBytes, metrics: metrics, logger: logger)
             outputs.append(t)
             tuio = t
         }
