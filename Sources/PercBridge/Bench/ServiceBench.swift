@@ -47,6 +47,7 @@ struct ServiceBench: AsyncParsableCommand {
     @Option(help: "Seconds measured per phase.") var seconds = 10.0
     @Option(help: "Notifications per second of each PERC while on the surface (0: none).") var percRate = 30.0
     @Option(help: "Fixed clock rate, event clock timer rate, and touch send rate (Hz).") var rate = 120.0
+    @Option(help: "The event clock's coalescing cap, `[clock] max_rate_hz` (10…10000).") var maxRate = 1000.0
     @Option(help: "Clock modes to run every phase with: events, fixed or both (side by side).") var clock = "both"
     @Option(help: "Phases to run, comma-separated (\(Self.allPhases.joined(separator: ","))).")
     var phases = Self.allPhases.joined(separator: ",")
@@ -64,6 +65,7 @@ struct ServiceBench: AsyncParsableCommand {
         guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
         guard percRate >= 0, percRate <= 200 else { throw ValidationError("--perc-rate must be in [0, 200] Hz") }
         guard rate >= 10, rate <= 1000 else { throw ValidationError("--rate must be in [10, 1000] Hz") }
+        guard (10...10000).contains(maxRate) else { throw ValidationError("--max-rate must be in [10, 10000] Hz") }
         guard ["events", "fixed", "both"].contains(clock) else { throw ValidationError("--clock must be events, fixed or both") }
         let unknown = phaseNames.filter { !Self.allPhases.contains($0) }
         guard unknown.isEmpty, !phaseNames.isEmpty else {
@@ -97,8 +99,8 @@ struct ServiceBench: AsyncParsableCommand {
         let watcher = try await BenchTUIOWatcher.start()
         var results: [BenchPhaseResult] = []
         for phase in phases {
-            let runner = BenchPhaseRunner(phase: phase, binary: binary, seconds: seconds, rate: rate, percRate: percRate, watcher: watcher,
-                                          verbose: verbose)
+            let runner = BenchPhaseRunner(phase: phase, binary: binary, seconds: seconds, rate: rate, percRate: percRate,
+                                          maxRate: maxRate, watcher: watcher, verbose: verbose)
             let r = try await runner.run()
             results.append(r)
             print("  \(phase.clock) \(phase.name): done (load \(r.load))")

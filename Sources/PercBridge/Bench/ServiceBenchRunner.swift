@@ -12,6 +12,7 @@ struct BenchPhaseRunner {
     let seconds: Double
     let rate: Double
     let percRate: Double
+    var maxRate = 1000.0
     let watcher: BenchTUIOWatcher
     var verbose = false
 
@@ -33,7 +34,7 @@ struct BenchPhaseRunner {
         defer { touchscreen?.remove() }
         let serve = try BenchServeChild(.init(binary: binary, percs: addresses, bus: emulator.address, tuioIn: tuioIn,
                                               tuioOut: watcher.port, rateHz: rate, record: phase.latency || phase.evdev,
-                                              clock: phase.clock, evdev: touchscreen))
+                                              clock: phase.clock, maxRateHz: maxRate, evdev: touchscreen))
         guard let http = await serve.httpPort(within: 30) else {
             throw ServiceBench.Failure(description: "serve did not start within 30 s (\(phase.name)); its log:\n\(serve.log)")
         }

@@ -18,6 +18,8 @@ final class BenchServeChild: @unchecked Sendable {
         var record: Bool
         /// `[clock] mode`: "events" or "fixed".
         var clock: String
+        /// `[clock] max_rate_hz` (the event clock's coalescing cap).
+        var maxRateHz: Double = 1000
         /// Run serve under umockdev-run with this fake touchscreen as an evdev input.
         var evdev: UmockdevTouchscreen? = nil
     }
@@ -49,6 +51,7 @@ final class BenchServeChild: @unchecked Sendable {
             [clock]
             mode = "\(setup.clock)"
             rate_hz = \(setup.rateHz)
+            max_rate_hz = \(setup.maxRateHz)
             follow_presented = false
             [[input]]
             kind = "tuio"

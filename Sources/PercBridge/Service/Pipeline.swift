@@ -34,6 +34,8 @@ final class Pipeline {
         var result = core.step(frame)
         afterStep?(frame, core, &result)
         metrics.stepTime.recordNanoseconds(Int64((clock() - started) * 1e9))
+        // Outputs first: counting, logging and state-change signals must not delay the frame.
+        for output in outputs { output.publish(result) }
         metrics.frames.increment()
         let notifications = frame.sensorEvents.filter { $0.kind != .link }.count
         if notifications > 0 { metrics.notifications.increment(by: notifications) }
@@ -61,7 +63,6 @@ final class Pipeline {
             lastStates[t.id] = t
             onStateChange?(t)
         }
-        for output in outputs { output.publish(result) }
         lastResult = result
         let calibrations = core.takeCalibrations()
         afterFrame?(FrameView(pipeline: self, calibrations: calibrations))
