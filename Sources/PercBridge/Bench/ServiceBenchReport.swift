@@ -34,7 +34,8 @@ struct BenchReport {
                     + lpad("emu CPU %", 10) + lpad("bench CPU %", 12) + "  load")
         for r in results {
             let idleCPU = results.first { $0.phase.name == "idle" && $0.phase.clock == r.phase.clock }?.servePercent ?? 0
-            let ratio = idleCPU > 0 ? f(r.servePercent / idleCPU) + "x" : "-"
+            // An idle event clock costs ~0 CPU: a ratio to it says nothing (shown as "-").
+            let ratio = idleCPU >= 0.5 ? f(r.servePercent / idleCPU) + "x" : "-"
             let rss = "\(f(Double(r.rssStartKiB) / 1024))/\(f(Double(r.rssMaxKiB) / 1024))/\(f(Double(r.rssEndKiB) / 1024))"
             Swift.print(pad(r.phase.clock, 7) + pad(describe(r.phase), 52) + lpad(f(r.tuio.fps), 7) + lpad("\(r.tuio.gaps)", 6) + lpad(f(r.servePercent), 8)
                         + lpad(ratio, 7) + lpad(rss, 24) + lpad(f(r.notificationsPerSecond, 0), 9) + lpad("\(r.notificationsLost)", 6)
