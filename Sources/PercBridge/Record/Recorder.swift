@@ -99,7 +99,7 @@ public final class Recorder: Sendable {
                     if let line = try? RecordCoding.line(RecordEntry.result(frame: step.frame, digest: step.digest)) { data.append(line) }
                 }
             }
-            // The handle is closed only by `close`, after a drain on this queue: write unlocked.
+            // The handle is closed only on this queue (or in deinit, when nothing else runs): write unlocked.
             guard let h = state.withLock({ $0.error == nil ? $0.handle : nil }) else { continue }
             do { try h.write(contentsOf: data) } catch { state.withLock { $0.error = "\(error)" } }
         }
@@ -108,13 +108,17 @@ public final class Recorder: Sendable {
     /// Waits until everything recorded so far is written.
     public func flush() { writer.sync { drain() } }
 
-    public func close() {
-        flush()
+    public func close() { writer.sync { closeNow() } }
+
+    private func closeNow() {
+        drain()
         state.withLock { s in
             try? s.handle?.close()
             s.handle = nil
         }
     }
 
-    deinit { close() }
+    // No `writer.sync` here: the last reference may be dropped on the writer's own queue (a
+    // finished drain block), and nothing else can run on this object any more.
+    deinit { closeNow() }
 }
