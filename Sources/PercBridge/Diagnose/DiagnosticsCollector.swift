@@ -59,9 +59,7 @@ public struct DiagnosticsCollector: Sendable {
         for r in o.output.tangibles { tangibles[r.id]?.update(r) }
         for e in o.output.events { takeEvent(e, o) }
         for out in o.outcomes {
-            guard var t = tangibles[out.tangible] else { continue }
-            t.light.outcome(out.result, stationary: t.recognition.isStationary(out.request))
-            tangibles[out.tangible] = t
+            modify(out.tangible) { t in t.light.outcome(out.result, stationary: t.recognition.isStationary(out.request)) }
         }
         for id in order {
             tangibles[id]!.light.advance(to: f.time, linkUp: tangibles[id]!.link.isUp)
@@ -82,45 +80,55 @@ public struct DiagnosticsCollector: Sendable {
         for (i, p) in f.presented.enumerated() { inputs.append((p.from, i, .presented(p))) }
         for (i, e) in f.sensorEvents.enumerated() { inputs.append((e.arrival, f.presented.count + i, .sensor(e))) }
         inputs.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        let settings = settings  // read once: the closures below change `tangibles` in place
         for (t, _, input) in inputs {
             switch input {
             case .presented(let p):
                 guard let overlay = overlays[p.overlayID] else { continue }
                 for id in order where tangibles[id]!.definition.kind == .perc {
-                    var acc = tangibles[id]!
-                    acc.light.advance(to: t, linkUp: acc.link.isUp)
-                    acc.light.presented(overlay, tangible: id, at: t, sensor: acc.sensor, settings: settings)
-                    tangibles[id] = acc
+                    modify(id) { acc in
+                        acc.light.advance(to: t, linkUp: acc.link.isUp)
+                        acc.light.presented(overlay, tangible: id, at: t, sensor: acc.sensor, settings: settings)
+                    }
                 }
             case .sensor(let e):
-                guard var acc = tangibles[e.tangible] else { unknownTangibleEvents += 1; continue }
-                acc.light.advance(to: t, linkUp: acc.link.isUp)
-                if acc.link.observe(e) {
-                    acc.light.sequenced(arrival: t, lostSince: acc.link.lostSince, settings: settings)
+                let known = modify(e.tangible) { acc in
+                    acc.light.advance(to: t, linkUp: acc.link.isUp)
+                    if acc.link.observe(e) {
+                        acc.light.sequenced(arrival: t, lostSince: acc.link.lostSince, settings: settings)
+                    }
+                    if acc.field.observe(e) { acc.light.fieldChanged(at: t, settings: settings) }
+                    if e.kind == .link && e.value == 1 { acc.light.activity(at: t, settings: settings) }
+                    if e.kind == .light { acc.light.light(e, settings: settings) }
                 }
-                if acc.field.observe(e) { acc.light.fieldChanged(at: t, settings: settings) }
-                if e.kind == .link && e.value == 1 { acc.light.activity(at: t, settings: settings) }
-                if e.kind == .light { acc.light.light(e, settings: settings) }
-                tangibles[e.tangible] = acc
+                if known == nil { unknownTangibleEvents += 1 }
             }
         }
     }
 
     private mutating func takeEvent(_ e: EngineEvent, _ o: FrameObservation) {
-        guard var acc = tangibles[e.tangible] else { return }
-        acc.recognition.observe(e)
         let ids: [TraceID]
         switch e.event {
         case .tracesAssigned(let t, _): ids = t
         case .traceAdopted(let t, _): ids = [t]
         default: ids = []
         }
-        for id in ids {
-            guard let s = o.traceStarts[id] else { continue }
-            let began = contactBegins[ContactKey(origin: s.origin, contact: s.contactID)] ?? s.beganAt
-            acc.field.assigned(id, began: began, settings: settings)
+        let began: [(TraceID, Seconds)] = ids.compactMap { id in
+            o.traceStarts[id].map { s in (id, contactBegins[ContactKey(origin: s.origin, contact: s.contactID)] ?? s.beganAt) }
         }
-        tangibles[e.tangible] = acc
+        let settings = settings
+        modify(e.tangible) { acc in
+            acc.recognition.observe(e)
+            for (id, at) in began { acc.field.assigned(id, began: at, settings: settings) }
+        }
+    }
+
+    /// Changes one tangible's accumulator in place (a copy taken out and written back would
+    /// copy its buffers every frame); nil when the tangible is unknown.
+    @discardableResult
+    private mutating func modify<R>(_ id: TangibleID, _ body: (inout TangibleAccumulator) -> R) -> R? {
+        guard tangibles[id] != nil else { return nil }
+        return body(&tangibles[id]!)
     }
 
     /// The figures so far.
