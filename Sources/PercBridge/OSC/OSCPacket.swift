@@ -18,6 +18,16 @@ public indirect enum OSCPacket: Hashable, Sendable {
         return w.bytes
     }
 
+    /// A bundle of elements that are already encoded: for a sender that packs the same
+    /// messages into bundles of different sizes without encoding any of them twice.
+    public static func encodedBundle(timeTag: OSCTimeTag = .immediately, elements: [[UInt8]]) -> [UInt8] {
+        var w = OSCWriter()
+        w.bytes.reserveCapacity(16 + elements.reduce(0) { $0 + 4 + $1.count })
+        w.writeBundleHead(timeTag)
+        for e in elements { w.writeElement(e) }
+        return w.bytes
+    }
+
     public static func decode(_ bytes: [UInt8]) throws(OSCDecodeError) -> OSCPacket {
         var r = OSCReader(bytes: bytes, start: 0, end: bytes.count)
         return try r.readPacket(depth: 0)

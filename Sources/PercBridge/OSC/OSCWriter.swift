@@ -20,8 +20,7 @@ struct OSCWriter {
     }
 
     mutating func write(_ b: OSCBundle) {
-        writeString("#bundle")
-        write64(b.timeTag.raw)
+        writeBundleHead(b.timeTag)
         for e in b.elements {
             let sizeAt = bytes.count
             write32(0)
@@ -49,6 +48,18 @@ struct OSCWriter {
         case .rgba(let v), .midi(let v): write32(v)
         case .bool, .null, .impulse: break
         }
+    }
+
+    /// "#bundle" and the time tag; the elements follow, each as its size and its bytes.
+    mutating func writeBundleHead(_ timeTag: OSCTimeTag) {
+        writeString("#bundle")
+        write64(timeTag.raw)
+    }
+
+    /// One bundle element already encoded (a message's or a bundle's bytes).
+    mutating func writeElement(_ encoded: [UInt8]) {
+        write32(UInt32(encoded.count))
+        bytes.append(contentsOf: encoded)
     }
 
     mutating func write32(_ v: UInt32) {

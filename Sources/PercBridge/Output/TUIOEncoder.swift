@@ -84,14 +84,7 @@ struct TUIOEncoder {
         var part: [[UInt8]] = []
         var used = fixed
         func flush() {
-            // An OSC bundle (immediately): "#bundle\0", the time tag, then each element's size and bytes.
-            var bundle = Array("#bundle".utf8) + [0, 0, 0, 0, 0, 0, 0, 0, 1]
-            bundle.reserveCapacity(used)
-            for e in headBytes + part + tailBytes {
-                withUnsafeBytes(of: UInt32(e.count).bigEndian) { bundle.append(contentsOf: $0) }
-                bundle.append(contentsOf: e)
-            }
-            out.append(bundle)
+            out.append(OSCPacket.encodedBundle(elements: headBytes + part + tailBytes))
             part = []
             used = fixed
         }

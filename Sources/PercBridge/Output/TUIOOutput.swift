@@ -21,7 +21,7 @@ final class TUIOOutput: FrameOutput {
     private let versions: ServiceConfig.TUIO.Versions
     private let metrics: ServiceMetrics?
     private let logger: Logger?
-    private let errors = Mutex<(lastLog: Double, unlogged: Int, last: String)>((-.infinity, 0, ""))
+    private let errorLog = LogRateLimit()
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -79,16 +79,11 @@ final class TUIOOutput: FrameOutput {
 
     private func failed(_ target: SocketAddress, _ code: Int32) {
         metrics?.tuioSendErrors.increment()
-        let now = MonotonicClock.now()
-        let line: String? = errors.withLock { e in
-            e.unlogged += 1
-            e.last = "\(target): \(String(cString: strerror(code)))"
-            guard now - e.lastLog >= 1 else { return nil }
-            defer { e = (now, 0, "") }
-            return "TUIO datagrams not sent: \(e.unlogged) since the last line (last: \(e.last)); "
-                + "counted in percbridge_tuio_send_errors_total, logged at most once a second"
-        }
-        if let line { logger?.warning("\(line)") }
+        guard let suppressed = errorLog.due() else { return }
+        let more = suppressed > 0 ? "; \(suppressed) more not sent since the last line" : ""
+        let line = "TUIO datagram to \(target) not sent: \(String(cString: strerror(code)))\(more); "
+            + "counted in percbridge_tuio_send_errors_total, logged at most once a second"
+        logger?.warning("\(line)")
     }
 
     func close() async {

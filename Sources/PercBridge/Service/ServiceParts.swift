@@ -43,7 +43,7 @@ struct ServiceParts: Sendable {
                          onDropped: { metrics.appFramesDropped.increment(by: $0) })
         let router = AppRouter(clock: clock, surface: surface, acceptPresented: acceptPresented, logger: logger, actuate: actuate)
         hub.setSink(router)
-        // TUIO first: its datagrams are handed to NIO before the apps' JSON is encoded.
+        // TUIO first: its datagrams leave before the apps' JSON is encoded.
         var outputs: [any FrameOutput] = []
         var tuio: TUIOOutput?
         if config.tuio.enabled, !config.tuio.targets.isEmpty {

@@ -3,7 +3,6 @@
 import Foundation
 import Hummingbird
 import Logging
-import Synchronization
 
 /// A browser lets any page open `ws://127.0.0.1:8080/ws` and, after DNS rebinding, fetch
 /// `http://evil.example:8080/`; both carry headers the page cannot forge: `Origin` (the page's
@@ -93,19 +92,11 @@ struct RequestGuard: Sendable {
 final class RefusalLog: Sendable {
     private let logger: Logger
     private let metrics: ServiceMetrics
-    private let state = Mutex<(last: Double, suppressed: Int)>((-.infinity, 0))
+    private let limit = LogRateLimit()
 
     init(logger: Logger, metrics: ServiceMetrics) { self.logger = logger; self.metrics = metrics }
 
-    /// nil: do not log now; otherwise how many were not logged since the last line.
-    private func due() -> Int? {
-        let now = MonotonicClock.now()
-        return state.withLock { s in
-            guard now - s.last >= 1 else { s.suppressed += 1; return nil }
-            defer { s = (now, 0) }
-            return s.suppressed
-        }
-    }
+    private func due() -> Int? { limit.due() }
 
     func tooManyApps(_ limit: Int) {
         guard let suppressed = due() else { return }

@@ -53,20 +53,20 @@ import MTKTangibles
         #expect(same[0].value == 1)
     }
 
-    @Test func sequenceGapsCountAsLost() {
+    /// A decoder that has decoded plain values with these sequence numbers, in this order.
+    func fed(_ sequence: [UInt16]) -> PercV1Decoder {
         var d = PercV1Decoder(tangible: 1)
-        _ = d.decode(value(seq: 10), arrival: 0)
-        _ = d.decode(value(seq: 11), arrival: 0)
-        _ = d.decode(value(seq: 15), arrival: 0)
+        for seq in sequence { _ = d.decode(value(seq: seq), arrival: 0) }
+        return d
+    }
+
+    @Test func sequenceGapsCountAsLost() {
+        let d = fed([10, 11, 15])
         #expect(d.stats.lost == 3)
     }
 
     @Test func sequenceWrapsAt65536() {
-        var d = PercV1Decoder(tangible: 1)
-        _ = d.decode(value(seq: 65534), arrival: 0)
-        _ = d.decode(value(seq: 65535), arrival: 0)
-        _ = d.decode(value(seq: 0), arrival: 0)
-        _ = d.decode(value(seq: 2), arrival: 0)
+        let d = fed([65534, 65535, 0, 2])
         #expect(d.stats.lost == 1)
     }
 
@@ -82,8 +82,7 @@ import MTKTangibles
     /// 65,534, and the gap it fills is not lost. A repeat of a number already seen stays a
     /// duplicate; a jump far back is a counter restart that is followed.
     @Test func aLateNotificationIsNotAWrapOfLosses() {
-        var d = PercV1Decoder(tangible: 1)
-        for seq: UInt16 in [10, 12, 11, 13, 15, 14, 16] { _ = d.decode(value(seq: seq), arrival: 0) }
+        var d = fed([10, 12, 11, 13, 15, 14, 16])
         #expect(d.stats.lost == 0)
         #expect(d.stats.duplicates == 2)
         #expect(d.decode(value(seq: 14, light: 1), arrival: 0).isEmpty)
@@ -95,9 +94,7 @@ import MTKTangibles
     /// A counter restart without a link drop (further back than the 64-number window) is
     /// followed: no loss, and its state is decoded.
     @Test func aSequenceRestartIsFollowed() {
-        var d = PercV1Decoder(tangible: 1)
-        _ = d.decode(value(seq: 500), arrival: 0)
-        _ = d.decode(value(seq: 501), arrival: 0)
+        var d = fed([500, 501])
         #expect(d.decode(value(seq: 0, light: 1), arrival: 0).map(\.kind) == [.light])
         _ = d.decode(value(seq: 1), arrival: 0)
         #expect(d.stats.lost == 0 && d.stats.duplicates == 0)
