@@ -6,6 +6,7 @@ let package = Package(
     name: "PercBridge",
     products: [
         .executable(name: "percbridge", targets: ["PercBridge"]),
+        .executable(name: "percbridge-bench", targets: ["PercBench"]),
         .library(name: "MTKTangibles", targets: ["MTKTangibles"]),
         .library(name: "LightCheck", targets: ["LightCheck"]),
     ],
@@ -35,11 +36,40 @@ let package = Package(
         // Build time only: clients/js/*.js into the binary (served at /percbridge.js, /viewer.js).
         .executableTarget(name: "WebEmbedTool"),
         .plugin(name: "WebEmbedPlugin", capability: .buildTool(), dependencies: ["WebEmbedTool"]),
-        .executableTarget(
-            name: "PercBridge",
+        // The C edge and the machine: the D-Bus binding over libdbus-1, sd-journal/sd-notify,
+        // sd-device, POSIX clocks and limits. Knows nothing of PERCs, BlueZ or touches.
+        .target(
+            name: "PercSystem",
             dependencies: [
-                "CDBus", "MTKTangibles", "LightCheck",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CDBus",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // BlueZ over D-Bus and the two PERC profiles (GATT v1, MTK serial): scan, pair, links.
+        .target(
+            name: "PercBlueZ",
+            dependencies: [
+                "PercSystem", "MTKTangibles",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Touches from outside: evdev (sd-device), TUIO/OSC over UDP, JSON contacts, recordings.
+        .target(
+            name: "PercInput",
+            dependencies: [
+                "PercSystem", "MTKTangibles",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // The service core: frame clock, pipeline, outputs (TUIO, WebSocket), control API, web
+        // server, recording and replay, diagnostics.
+        .target(
+            name: "PercService",
+            dependencies: [
+                "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -52,13 +82,66 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Yams", package: "Yams"),
             ],
             plugins: ["WebEmbedPlugin"]
         ),
+        // The `percbridge` executable: the commands and their wiring.
+        .executableTarget(
+            name: "PercBridge",
+            dependencies: [
+                "PercSystem", "PercBlueZ", "PercInput", "PercService", "MTKTangibles", "LightCheck",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Not in the product: the test peers shared by the tests and the benchmarks: the BlueZ
+        // emulator (python-dbusmock) started and steered, a umockdev touchscreen.
+        .target(
+            name: "PercEmulator",
+            dependencies: [
+                "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `percbridge-bench`: the benchmarks (engine, light checks, inputs, the whole service).
+        .executableTarget(
+            name: "PercBench",
+            dependencies: [
+                "PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator",
+                "MTKTangibles", "LightCheck",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "MTKTangiblesTests", dependencies: ["MTKTangibles"]),
         .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "MTKTangibles"]),
-        .testTarget(name: "PercBridgeTests", dependencies: ["PercBridge", "MTKTangibles", "LightCheck"]),
+        // Test harness shared by the test targets (private dbus-daemon, processes ended by pid,
+        // the BlueZ emulator testbed, probes, fixtures); never linked into a product.
+        .target(
+            name: "PercTestSupport",
+            dependencies: [
+                "PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator", "MTKTangibles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/PercTestSupport",
+            exclude: ["Fixtures/evemu-devices", "Fixtures/libinput-record", "Fixtures/README.md"]
+        ),
+        .testTarget(name: "PercSystemTests", dependencies: ["PercSystem", "PercTestSupport"]),
+        .testTarget(name: "PercBlueZTests", dependencies: ["PercBlueZ", "PercSystem", "PercEmulator", "PercTestSupport", "MTKTangibles"]),
+        .testTarget(name: "PercInputTests", dependencies: ["PercInput", "PercSystem", "PercEmulator", "PercTestSupport", "MTKTangibles"]),
+        .testTarget(name: "PercServiceTests", dependencies: [
+            "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport", "MTKTangibles", "LightCheck",
+        ]),
+        // Through the `percbridge` binary, as a user runs it.
+        .testTarget(name: "PercBridgeTests", dependencies: [
+            "PercBridge", "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport",
+            "MTKTangibles", "LightCheck",
+        ]),
+        .testTarget(name: "PercBenchTests", dependencies: ["PercBench", "PercEmulator", "PercTestSupport", "PercService", "PercSystem", "MTKTangibles"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 // The only C edge of PercBridge: libdbus-1 and libsystemd.
-// Only Sources/PercBridge/DBus (and the sd-* wrappers beside it) import this module.
+// Only Sources/PercSystem (the DBus* files and the sd-* wrappers) import this module.
 #ifndef PERCBRIDGE_CDBUS_SHIM_H
 #define PERCBRIDGE_CDBUS_SHIM_H
 #include <dbus/dbus.h>

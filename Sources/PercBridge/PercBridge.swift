@@ -1,6 +1,7 @@
 // The percbridge command: the root of the CLI; each subcommand lives in Commands/.
 import ArgumentParser
 import Foundation
+import PercBlueZ
 
 @main
 struct PercBridgeCommand: AsyncParsableCommand {

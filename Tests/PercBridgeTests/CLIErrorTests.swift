@@ -1,6 +1,7 @@
 // Runtime failures as a user meets them: one `percbridge: error:` line, no usage, a sysexits code.
 import Foundation
 import Testing
+import PercTestSupport
 
 @Suite struct CLIErrorTests {
     private static func tempDir() throws -> URL {

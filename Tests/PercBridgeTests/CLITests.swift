@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import PercTestSupport
 
 @Suite struct CLITests {
     @Test func helpTeachesTheSubcommands() throws {

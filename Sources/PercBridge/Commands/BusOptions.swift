@@ -1,6 +1,8 @@
 // The shared `--bus system|session|ADDRESS` option of every command that talks D-Bus.
 import ArgumentParser
 import Foundation
+import PercSystem
+import PercBlueZ
 
 /// Add to a command with `@OptionGroup var busOptions: BusOptions`, then
 /// `let connection = try busOptions.connect()`.

@@ -1,6 +1,8 @@
 // The options every control command shares: which bus the service is on, and --json.
 import ArgumentParser
 import Foundation
+import PercSystem
+import PercService
 
 /// `--bus` and `--json` of `list`, `status`, `pair`, `forget`, `define`, `calibrate`.
 struct ControlOptions: ParsableArguments {

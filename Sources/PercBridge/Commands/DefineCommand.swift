@@ -1,6 +1,7 @@
 // `percbridge define`: a new tangible from the three traces now on the surface, then its light sensor.
 import ArgumentParser
 import Foundation
+import PercService
 
 struct DefineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,9 @@ import Foundation
 import Logging
 import MTKTangibles
 import ServiceLifecycle
+import PercSystem
+import PercInput
+import PercService
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

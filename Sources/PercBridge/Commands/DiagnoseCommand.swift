@@ -1,6 +1,8 @@
 // `percbridge diagnose`: per-tangible sensor reliability from a recording or the running service; suggest and apply settings.
 import ArgumentParser
 import Foundation
+import PercInput
+import PercService
 
 struct DiagnoseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

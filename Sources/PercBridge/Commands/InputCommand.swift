@@ -3,6 +3,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import MTKTangibles
+import PercInput
+import PercSystem
 
 struct InputCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import Synchronization
+import PercBlueZ
 
 struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 // `percbridge pair ADDRESS`: pairs a PERC through the running service, or (--direct) through BlueZ itself.
 import ArgumentParser
 import Foundation
+import PercBlueZ
+import PercService
 
 struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,8 @@
 import ArgumentParser
 import Foundation
 import MTKTangibles
+import PercInput
+import PercService
 
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -29,3 +29,4 @@ struct RegistryWriterCommand: ParsableCommand {
 }
 
 import Foundation
+import PercService

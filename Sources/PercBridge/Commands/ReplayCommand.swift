@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import MTKTangibles
+import PercService
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

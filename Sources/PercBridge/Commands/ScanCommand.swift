@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PercBlueZ
 
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,10 @@ import Foundation
 import Logging
 import MTKTangibles
 import ServiceLifecycle
+import PercSystem
+import PercBlueZ
+import PercInput
+import PercService
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
         let surface = Vec2(cfg.surface.widthMM, cfg.surface.heightMM)
         let links = ServiceLinks(config: cfg.bluetooth, store: store, definitions: registry.tangibles,
                                  logger: Logger(label: "percbridge.links"))
-        let drops = DropLog(logger: logger, metrics: nil)
+        let drops = DropLog(logger: logger)
         let inputs = try ServiceInputs.make(cfg.inputs, surface: surface, logger: logger, drops: drops)
         if inputs.isEmpty {
             logger.warning("no touch input is configured: tangibles cannot be tracked until one is added ([[input]] in the config, docs/inputs.md); PERC links and apps are served meanwhile")
@@ -81,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
             acceptPresented: true, logger: logger, recorder: recording?.recorder,
             actuate: { id, request in links.actuate(id, request) },
             onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
-        drops.attach(parts.metrics)
+        drops.attach { [metrics = parts.metrics] in metrics.inputDropped(reason: $0, by: $1) }
         links.observeRSSI { [diagnostics = parts.diagnostics] in diagnostics.observe(rssi: $0) }
         let loop = ServeLoop(parts: parts, inputs: inputs, store: store, links: links, recording: recording, logger: logger)
         // The control API (docs/control-api.md): [control] in the config unless --control-bus says otherwise.

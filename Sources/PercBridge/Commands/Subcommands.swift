@@ -12,7 +12,7 @@ let allSubcommands: [any ParsableCommand.Type] = [
     ConfigCommand.self,
     DemoCommand.self,
     ServeCommand.self,
-    BenchCommand.self,
+    BenchLauncher.self,
     ListCommand.self,
     StatusCommand.self,
     ForgetCommand.self,

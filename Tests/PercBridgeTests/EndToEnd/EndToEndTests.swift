@@ -4,6 +4,11 @@ import Glibc
 import MTKTangibles
 import Testing
 @testable import PercBridge
+import PercService
+import PercSystem
+import PercBlueZ
+import PercEmulator
+import PercTestSupport
 
 @Suite(.serialized) struct EndToEndTests {
     static let surface = Vec2(800, 500)
@@ -169,7 +174,7 @@ import Testing
         #expect(pointers.first.map { abs(($0["x"] as? Double ?? 0) - finger.x) < 0.5 && abs(($0["y"] as? Double ?? 0) - finger.y) < 0.5 } == true)
 
         try await Task.sleep(for: .milliseconds(500))
-        DemoTUIOEndToEndTests.sendStop(to: rawPort)
+        TUIOPeers.sendStop(to: rawPort)
         let report = try await offPool { peersOut.fileHandleForReading.readDataToEndOfFile() }
         kill(dump.processIdentifier, SIGKILL)
         world.stop()

@@ -2,6 +2,8 @@
 import Foundation
 import Testing
 @testable import PercBridge
+import PercService
+import PercTestSupport
 
 @Suite(.serialized) struct EventFramesTests {
     /// TUIO in → TUIO 1.1/2.0 out, Bluetooth off, a slow 10 Hz `rate_hz` so a tick is 100 ms away.

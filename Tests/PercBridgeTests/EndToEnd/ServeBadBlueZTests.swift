@@ -4,6 +4,8 @@ import Glibc
 import MTKTangibles
 import Testing
 @testable import PercBridge
+import PercBlueZ
+import PercTestSupport
 
 @Suite(.serialized) struct ServeBadBlueZTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

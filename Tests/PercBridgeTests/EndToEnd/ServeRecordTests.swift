@@ -4,6 +4,10 @@ import Glibc
 import MTKTangibles
 import Testing
 @testable import PercBridge
+import PercService
+import PercSystem
+import PercEmulator
+import PercTestSupport
 
 @Suite(.serialized) struct ServeRecordTests {
     @Test func aRecordedServeRunReplaysFrameForFrame() async throws {

@@ -4,6 +4,9 @@ import Glibc
 import MTKTangibles
 import Testing
 @testable import PercBridge
+import PercService
+import PercEmulator
+import PercTestSupport
 
 @Suite(.serialized) struct ServeReloadLinksTests {
     @Test func hangupStartsAndStopsLinks() async throws {

@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import MTKTangibles
+import PercTestSupport
 
 /// Two independent actors around `percbridge serve`:
 /// - `world`: the simulated display and the PERCs' sensors. A WebSocket app (it draws the

@@ -1,5 +1,6 @@
 // A TUIO 1.1 sender and UDP receiver in one Python process, around `percbridge serve` (event-driven frames tests).
 import Foundation
+import PercTestSupport
 
 /// `latency`: waits for an output bundle (a frame was just cut), moves the finger at once and
 /// times until a `/tuio/2Dcur set` with the new position leaves serve: in fixed mode that is

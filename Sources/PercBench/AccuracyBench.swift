@@ -1,0 +1,243 @@
+// `percbridge-bench accuracy`: recognition accuracy over seeded random placements in the simulator.
+
+import ArgumentParser
+import Foundation
+import Histogram
+import LightCheck
+import MTKTangibles
+
+/// Plays `PlacementGenerator` cases (full HARDWARE-MODEL.md misbehaviour, distractor fingers,
+/// finger triples, a second PERC) through the Engine, with light checks answered by the
+/// simulated light sensor through a sequential checker; scores PERC 1 of each case.
+struct AccuracyBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accuracy",
+        abstract: "Recognition accuracy over seeded random placements (correct / wrong-trace / missed).",
+        discussion: """
+        Each case sets one PERC (half standard, half scalene/obtuse/near-equilateral) down at \
+        a random pose among 0–3 fingers (half of them near it, some moving), sometimes with a \
+        finger triple in its pattern inside its time window, sometimes with a second PERC set \
+        down just before; the hardware model is complete (onset spread, single touches, \
+        scanline pairs, flicker, ghosts, BLE latency, light misses and spontaneous flips). \
+        Light checks are drawn by the LightCheck scheduler (default) or, with \
+        --checker sequential, by a one-candidate-at-a-time checker as the thesis did, and \
+        answered by the simulated light sensor.
+
+        A case is wrong-trace when, after its time window, the PERC is reported tracked with \
+        a trace its markers did not make; correct when it ends tracked with only its own \
+        traces and a pose within 5 mm; missed otherwise. Time to recognised runs from the \
+        field-on notification's arrival to the first frame it is tracked with its own traces.
+
+        Examples:
+          swift build -c release && .build/release/percbridge-bench accuracy
+          percbridge-bench accuracy --cases 2000 --seed 9
+          percbridge-bench accuracy --checker sequential
+        """
+    )
+
+    @Option(help: "Number of seeded placements (at least 1).")
+    var cases: Int = 10_000
+
+    @Option(help: "Seed of the placement generator.")
+    var seed: UInt64 = 1
+
+    enum Checker: String, ExpressibleByArgument, CaseIterable { case lightcheck, sequential }
+
+    @Option(help: "Who draws the light checks: lightcheck (the LightCheck scheduler) or sequential.")
+    var checker: Checker = .lightcheck
+
+    @Option(help: "Play only the case with this index and print PERC 1's events against the truth.")
+    var show: Int?
+
+    func validate() throws {
+        guard cases >= 1 else { throw ValidationError("--cases must be at least 1") }
+    }
+
+    private enum Verdict { case correct, wrongTrace, missed }
+
+    /// Why a case was missed, as it stood when the case ended (for finding what to fix).
+    private enum MissCause: String, CaseIterable {
+        case noFieldOn = "field-on never arrived"
+        case checkOpenOwnIn = "onSurface, identify check still open, own candidate among its hypotheses"
+        case checkOpenOwnOut = "onSurface, identify check still open, own candidate not among them"
+        case ownRejected = "onSurface, no check open, a check with the own candidate was rejected"
+        case noCandidate = "onSurface, no check open, own candidate never rejected"
+        case resting = "resting at the end"
+        case poseOff = "tracked with own traces, pose off by more than 5 mm"
+        case other = "other"
+    }
+
+    func run() throws {
+        #if DEBUG
+        print("warning: a debug build; run `swift build -c release && .build/release/percbridge-bench accuracy` for speed")
+        #endif
+        var generator = PlacementGenerator(seed: seed)
+        if let show {
+            var c = generator.next()
+            while c.index < show { c = generator.next() }
+            let (verdict, after, reduced, cause) = play(c, log: true)
+            print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), reduced touches: \(reduced)"
+                  + (verdict == .missed ? ", missed: \(cause.0.rawValue)" : ""))
+            return
+        }
+        var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var counts: [String: Int] = [:]
+        var missedReduced = 0
+        var causes: [MissCause: Int] = [:]
+        var causeExamples: [MissCause: [Int]] = [:]
+        var afterTouch = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var touchAfterFieldOn = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var openAges = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var wrongExamples: [Int] = []
+        for _ in 0..<cases {
+            let c = generator.next()
+            let (verdict, recognisedAfter, reduced, cause) = play(c)
+            if verdict == .correct, let a = cause.2, let r = recognisedAfter {
+                _ = afterTouch.record(UInt64(max(0, a) * 1_000_000))
+                _ = touchAfterFieldOn.record(UInt64(max(0, r - a) * 1_000_000))
+            }
+            if verdict == .missed {
+                causes[cause.0, default: 0] += 1
+                if causeExamples[cause.0, default: []].count < 5 { causeExamples[cause.0, default: []].append(c.index) }
+                if let age = cause.1 { _ = openAges.record(UInt64(max(0, age) * 1_000_000)) }
+            }
+            switch verdict {
+            case .correct: counts["correct", default: 0] += 1
+            case .wrongTrace: counts["wrong", default: 0] += 1; if wrongExamples.count < 10 { wrongExamples.append(c.index) }
+            case .missed: counts["missed", default: 0] += 1; if reduced { missedReduced += 1 }
+            }
+            if let r = recognisedAfter { _ = latency.record(UInt64(max(0, r) * 1_000_000)) }
+        }
+        func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
+        print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, light checks by \(checker.rawValue) in the simulator")
+        print("correct      \(pct(counts["correct"] ?? 0))")
+        print("wrong-trace  \(pct(counts["wrong"] ?? 0))   target < 0.1%")
+        print("missed       \(pct(counts["missed"] ?? 0))   of them \(missedReduced) with fewer than three marker touches at placement")
+        print(String(format: "field-on → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms, max %.0f ms (n = %d)",
+                     Double(latency.valueAtPercentile(50)) / 1000, Double(latency.valueAtPercentile(95)) / 1000,
+                     Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000, latency.totalCount))
+        print(String(format: "field-on → last own marker touch began (the hardware's onset spread): p50 %.0f ms, p95 %.0f ms, p99 %.0f ms",
+                     Double(touchAfterFieldOn.valueAtPercentile(50)) / 1000, Double(touchAfterFieldOn.valueAtPercentile(95)) / 1000,
+                     Double(touchAfterFieldOn.valueAtPercentile(99)) / 1000))
+        print(String(format: "last own marker touch began → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms (n = %d)",
+                     Double(afterTouch.valueAtPercentile(50)) / 1000, Double(afterTouch.valueAtPercentile(95)) / 1000,
+                     Double(afterTouch.valueAtPercentile(99)) / 1000, afterTouch.totalCount))
+        print("missed by cause at the case's end:")
+        for c in MissCause.allCases where causes[c] != nil {
+            print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
+        }
+        if openAges.totalCount > 0 {
+            print(String(format: "  open identify checks: age of their request at the end p50 %.0f ms, max %.0f ms (n = %d)",
+                         Double(openAges.valueAtPercentile(50)) / 1000, Double(openAges.max) / 1000, openAges.totalCount))
+        }
+        if !wrongExamples.isEmpty { print("wrong-trace case indices (seed \(seed)): \(wrongExamples)") }
+    }
+
+    /// Plays one case; returns the verdict, seconds from field-on to recognised, and whether
+    /// the placement made fewer than three marker touches, and for a miss its cause (with the
+    /// age of a still-open identify check; for a correct one, the time from its last own
+    /// marker touch to recognised).
+    private func play(_ c: PlacementGenerator.Case, log: Bool = false) -> (Verdict, Seconds?, Bool, (MissCause, Seconds?, Seconds?)) {
+        guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, false, (.other, nil, nil)) }
+        var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
+        var sequential = SequentialLightChecker()
+        var scheduler = LightCheckScheduler()
+        var outcomes: [VerificationOutcome] = []
+        var wrong = false
+        var recognisedAt: Seconds?
+        let window = engine.config.timeWindow
+        let id = c.tangible
+        func ownTrace(_ tr: TraceID) -> Bool {
+            guard let s = engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
+                  case .marker(let t, _) = contact.maker else { return false }
+            return t == id
+        }
+        var last: EngineOutput?
+        // Per request: when it was first published and whether a hypothesis was the own markers.
+        var requests: [UInt64: (since: Seconds, ownIn: Bool)] = [:]
+        var ownRejected = false
+        var lastTouchToRecognised: Seconds?
+        while !runner.isFinished {
+            let frame = runner.nextFrame()
+            let out = engine.step(frame, outcomes: outcomes)
+            switch checker {
+            case .sequential:
+                let (o, overlay) = sequential.step(frame, needs: out.needs)
+                outcomes = o
+                if let overlay { runner.present(overlay, at: frame.time) }
+            case .lightcheck:
+                let plan = scheduler.plan(needs: out.needs, frame: frame)
+                outcomes = plan.outcomes
+                if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
+            }
+            last = out
+            for n in out.needs where n.tangible == id && requests[n.request] == nil {
+                requests[n.request] = (frame.time, n.hypotheses.contains { $0.traces.count >= 2 && $0.traces.allSatisfy(ownTrace) })
+            }
+            for e in out.events where e.tangible == id {
+                if case .checkAnswered(let r, .rejected) = e.event, requests[r]?.ownIn == true { ownRejected = true }
+            }
+            if log {
+                for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
+                    print(String(format: "%.3f light %d", frame.time, e.value))
+                }
+                if checker == .lightcheck, scheduler.overlay.patches.contains(where: { $0.tangible == id }) {
+                    let sensor = runner.world.trueSensorPosition(of: id)
+                    let ps = scheduler.overlay.patches.map { p in
+                        "\(p.tangible):\(p.purpose):\(p.colour):" + (sensor.map { String(format: "%.0fmm", p.center.distance(to: $0)) } ?? "-")
+                    }
+                    print(String(format: "%.3f overlay %d ", frame.time, Int(scheduler.overlay.id)) + ps.joined(separator: " "))
+                }
+                for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
+                for n in out.needs where n.tangible == id {
+                    print(String(format: "%.3f need ", frame.time) + "\(n.request) \(n.kind) " + n.hypotheses.map { "\($0.traces)" }.joined(separator: " "))
+                }
+            }
+            guard let r = out.tangible(id), r.state == .tracked || r.state == .resting,
+                  let arrival = runner.world.truth.placement(of: id)?.fieldOnArrival else { continue }
+            let own = r.traces.allSatisfy(ownTrace)
+            if !own && r.state == .tracked && frame.time > arrival + window + 0.02 { wrong = true }
+            if own && r.state == .tracked && !r.traces.isEmpty && recognisedAt == nil {
+                recognisedAt = frame.time - arrival
+                let began = r.traces.compactMap { engine.table.summary($0)?.beganAt }.max() ?? frame.time
+                lastTouchToRecognised = frame.time - began
+            }
+        }
+        let placement = runner.world.truth.placement(of: id)
+        if log {
+            print("truth: \(String(describing: placement))")
+            for (cid, contact) in runner.world.truth.contacts.sorted(by: { $0.key < $1.key }) {
+                let traces = (last?.tangibles.flatMap(\.traces) ?? []) + (last?.freeTraces.map(\.id) ?? [])
+                let mine = traces.filter { engine.table.summary($0)?.contactID == cid }
+                print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)")
+            }
+        }
+        let reduced = (placement?.touchingMarkers.count ?? 3) < 3
+        if wrong { return (.wrongTrace, nil, reduced, (.other, nil, nil)) }
+        guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
+              let pose = r.pose, let truth = runner.world.truePose(of: id), pose.position.distance(to: truth.position) <= 5 else {
+            let (cause, age) = missCause(last, id, placement, requests, ownRejected, ownTrace)
+            return (.missed, nil, reduced, (cause, age, nil))
+        }
+        return (.correct, recognisedAt, reduced, (.other, nil, lastTouchToRecognised))
+    }
+
+    private func missCause(_ last: EngineOutput?, _ id: TangibleID, _ placement: SimTruth.Placement?,
+                           _ requests: [UInt64: (since: Seconds, ownIn: Bool)], _ ownRejected: Bool,
+                           _ ownTrace: (TraceID) -> Bool) -> (MissCause, Seconds?) {
+        guard placement?.fieldOnArrival != nil else { return (.noFieldOn, nil) }
+        guard let last, let r = last.tangible(id) else { return (.other, nil) }
+        switch r.state {
+        case .onSurface:
+            if let n = last.needs.first(where: { $0.tangible == id && $0.kind == .identify }) {
+                let age = requests[n.request].map { last.time - $0.since }
+                let ownIn = n.hypotheses.contains { $0.traces.count >= 2 && $0.traces.allSatisfy(ownTrace) }
+                return (ownIn ? .checkOpenOwnIn : .checkOpenOwnOut, age)
+            }
+            return (ownRejected ? .ownRejected : .noCandidate, nil)
+        case .resting: return (.resting, nil)
+        case .tracked where r.traces.allSatisfy(ownTrace): return (.poseOff, nil)
+        default: return (.other, nil)
+        }
+    }
+}

@@ -1,0 +1,532 @@
+// One registered PERC's BLE link: connect, subscribe, decode, report, reconnect with backoff.
+import Foundation
+import Logging
+import MTKTangibles
+import Synchronization
+import PercSystem
+
+/// Keeps one PERC connected for as long as `run()` runs, and turns its notifications into
+/// `SensorEvent`s (kind `.link` 1/0 when it comes into range / goes out of range).
+///
+/// The loop waits on mirror changes, never polls: for bluetoothd, for an adapter, for the
+/// device (discovering only while it is unknown, and never while connecting), then
+/// connects, waits for ServicesResolved, finds the profile's characteristics by UUID,
+/// subscribes through AcquireNotify (falling back to StartNotify when the device or BlueZ
+/// refuses), and waits for the link to go. Failed connects back off exponentially up to
+/// `maxBackoff`; a new snapshot (bluetoothd returned) or a new adapter cuts the wait short.
+public final class PercLink: Sendable {
+    public struct Configuration: Sendable {
+        public var address: String
+        public var tangible: TangibleID
+        /// nil: detect from the services found.
+        public var profile: PercProfile? = nil
+        public var lightWhiteValue = 1
+        public var preferAcquireNotify = true
+        public var initialBackoff: Duration = .milliseconds(250)
+        public var maxBackoff: Duration = .seconds(30)
+        public var connectTimeout: Duration = .seconds(20)
+        /// A Connect unanswered this long reports the PERC unreachable (it keeps waiting).
+        public var slowConnect: Duration = .seconds(5)
+        /// How long Connected=true may follow a successful Connect answer.
+        var connectedGrace: Duration = .seconds(1)
+        /// How long a connected PERC may take to resolve its services before we start over.
+        var resolveTimeout: Duration = .seconds(15)
+        /// How long the GATT objects may follow ServicesResolved (first connection) before the
+        /// device counts as not a PERC.
+        var servicesTimeout: Duration = .seconds(5)
+
+        /// The timings keep their defaults; set them on the value.
+        public init(address: String, tangible: TangibleID, profile: PercProfile? = nil, preferAcquireNotify: Bool = true) {
+            self.address = address
+            self.tangible = tangible
+            self.profile = profile
+            self.preferAcquireNotify = preferAcquireNotify
+        }
+    }
+
+    public typealias EventHandler = @Sendable (SensorEvent) -> Void
+    public typealias StatusHandler = @Sendable (PercLinkStatus) -> Void
+
+    public let configuration: Configuration
+    private let mirror: BlueZMirror
+    private let discovery: BlueZDiscovery
+    private let calls: BlueZCalls
+    private let logger: Logger
+    private let onEvent: EventHandler
+    private let onStatus: StatusHandler
+
+    private struct State {
+        var decoder: PercDecoder?
+        var socketClosed = false
+        var writePath: DBusObjectPath?
+        var writeWithResponse = false
+        var profile: PercProfile?
+        var path: NotifyPath?
+        var linkUps = 0
+        var earlierStats = NotificationStats()
+    }
+    private let state = Mutex(State())
+
+    public init(configuration: Configuration, mirror: BlueZMirror, discovery: BlueZDiscovery, logger: Logger,
+         onEvent: @escaping EventHandler, onStatus: @escaping StatusHandler = { _ in }) {
+        self.configuration = configuration
+        self.mirror = mirror
+        self.discovery = discovery
+        self.calls = BlueZCalls(connection: mirror.connection)
+        var logger = logger
+        logger[metadataKey: "perc"] = "\(configuration.address)"
+        self.logger = logger
+        self.onEvent = onEvent
+        self.onStatus = onStatus
+    }
+
+    /// Counters over every link-up so far.
+    public var stats: NotificationStats {
+        state.withLock { s in
+            var total = s.earlierStats
+            if let d = s.decoder { total.add(d.stats) }
+            return total
+        }
+    }
+
+    public var notifyPath: NotifyPath? { state.withLock { $0.path } }
+    public var linkUps: Int { state.withLock { $0.linkUps } }
+    var hasDeviceTime: Bool { state.withLock { $0.decoder?.hasDeviceTime ?? ($0.profile == .percV1) } }
+
+    private func report(_ status: PercLinkStatus) {
+        logger.info("PERC \(configuration.address): \(status)")
+        onStatus(status)
+    }
+
+    // MARK: the loop
+
+    public func run() async {
+        var backoff = configuration.initialBackoff
+        var attempt = 0
+        var lastStatus: PercLinkStatus?
+        func once(_ s: PercLinkStatus) {
+            if s != lastStatus { report(s) }
+            lastStatus = s
+        }
+        let forever: Duration = .seconds(86_400 * 365)
+        while !Task.isCancelled {
+            guard mirror.bluetoothdPresent else {
+                once(.waitingForBluetoothd)
+                _ = await mirror.wait(timeout: forever) { $0.bluetoothdPresent ? true : nil }
+                continue
+            }
+            guard !mirror.adapters.isEmpty else {
+                once(.waitingForAdapter)
+                _ = await mirror.wait(timeout: forever) { !$0.adapters.isEmpty || !$0.bluetoothdPresent ? true : nil }
+                continue
+            }
+            let address = configuration.address
+            guard let device = mirror.device(address: address) else {
+                once(.searching)
+                await discovery.want()
+                _ = await mirror.wait(timeout: .seconds(10)) { m in
+                    m.device(address: address) != nil || !m.bluetoothdPresent ? true : nil
+                }
+                await discovery.unwant()
+                continue
+            }
+            if !device.connected {
+                attempt += 1
+                once(.connecting(attempt: attempt))
+                var answer = ConnectAnswer.connected
+                do {
+                    // An adapter found off (at start, plugged in off) is switched on; one that
+                    // was switched off while we watched stays off: Connect answers NotReady
+                    // and the link waits for it to be switched on again.
+                    if let adapter = device.adapter, mirror.adapter(path: adapter)?.powered == false, !mirror.switchedOff(adapter) {
+                        logger.info("PERC \(address): adapter \(adapter) is off; powering it on")
+                        try await calls.setPowered(adapter, true)
+                    }
+                    if let adapter = device.adapter, mirror.switchedOff(adapter) {
+                        answer = .notReady   // what Connect would answer; no call needed
+                    } else {
+                        // A Connect that BlueZ has not answered after slowConnect: the PERC is
+                        // not advertising (BlueZ waits for it up to its own timeout). Say so.
+                        let slow = PercLinkStatus.awaitingConnection("nothing yet, \(Int(configuration.slowConnect.seconds)) s after Connect")
+                        let reportedSlow = Atomic<Bool>(false)
+                        let overtaken = try await connectUnlessOvertaken(device.path) { [self] in
+                            reportedSlow.store(true, ordering: .relaxed)
+                            report(slow)
+                        }
+                        if reportedSlow.load(ordering: .relaxed) { lastStatus = slow }
+                        if let overtaken {
+                            logger.info("PERC \(address): stopped waiting for Connect: \(overtaken)")
+                            answer = .overtaken
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    answer = ConnectAnswer(error)
+                }
+                logger.debug("PERC \(address): Connect answered \(answer)")
+                switch answer {
+                case .overtaken:
+                    continue   // Look at the world again (bluetoothd back, adapter off, …).
+                case .connected, .alreadyConnected:
+                    break   // Someone else (or BlueZ's own auto-connect) connected it: fine.
+                case .gone:
+                    // The object left the tree: look it up again (searching if need be) once the
+                    // mirror has seen it go; the pause ends at that removal.
+                    await pause(backoff, device: device.path)
+                    backoff = min(backoff * 2, configuration.maxBackoff)
+                    continue
+                case .pending(let why):
+                    // bluetoothd (the kernel's auto-connect list of paired devices) is already
+                    // connecting it: the link comes the moment the PERC advertises. Wait for that
+                    // event, not a timer; after connectTimeout clear the stale attempt with
+                    // Disconnect (what users of other BlueZ clients stuck on InProgress needed).
+                    once(.awaitingConnection(why))
+                    let outcome = await waitForConnected(device.path, timeout: configuration.connectTimeout)
+                    if outcome == nil, !Task.isCancelled {
+                        logger.info("PERC \(address): no connection \(configuration.connectTimeout) after \(why); clearing BlueZ's pending connect")
+                        try? await calls.disconnect(device.path)
+                    }
+                    if outcome != true { continue }
+                case .notReady:
+                    // The adapter is not powered (rfkill, `btmgmt power off`): wait for Powered.
+                    once(.waitingForAdapter)
+                    // NotReady while the adapter looks powered (BlueZ still bringing it up):
+                    // back off rather than ask again at once.
+                    guard let a = device.adapter, mirror.adapter(path: a)?.powered == false else {
+                        await pause(backoff); backoff = min(backoff * 2, configuration.maxBackoff); continue
+                    }
+                    let epoch = mirror.epoch
+                    _ = await mirror.wait(timeout: mirror.switchedOff(a) ? forever : configuration.maxBackoff) { m -> Bool? in
+                        guard m.bluetoothdPresent, m.epoch == epoch, let adapter = m.adapter(path: a) else { return true }
+                        return adapter.powered ? true : nil
+                    }
+                    continue
+                case .failed(let why):
+                    once(.retrying(after: "connect failed (\(why))", inSeconds: backoff.seconds))
+                    await pause(backoff, device: device.path)
+                    backoff = min(backoff * 2, configuration.maxBackoff)
+                    continue
+                }
+            }
+            let path = device.path
+            // bluetoothd 5.66 may answer Connect before its Connected=true reaches us (on the
+            // real-BlueZ harness the PERC saw the link 3 ms after our Connect had returned, and
+            // reading Connected=false then as "the link went" made every first connect fail).
+            // Wait for the property, briefly: it follows within milliseconds when the link is
+            // there; when it is not (the link went again at once, the adapter was switched
+            // off) the loop asks BlueZ again instead of waiting out connectTimeout.
+            let up = await waitForConnected(path, timeout: configuration.connectedGrace)
+            guard up == true else {
+                // bluetoothd 5.66 can lose track of a link (its log: "No matching connection for
+                // device" on the disconnect, "Device … is already connected" on the next one):
+                // Connect then succeeds while Connected stays false, for ever. Seen on the
+                // real-BlueZ harness after a fast link drop. Disconnect clears that state.
+                if up == nil, mirror.bluetoothdPresent, mirror.device(path: path) != nil {
+                    logger.info("PERC \(address): Connected still false \(configuration.connectedGrace) after Connect; disconnecting to clear BlueZ's stale link state")
+                    try? await calls.disconnect(path)
+                }
+                once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.seconds))
+                await pause(backoff, device: path)
+                backoff = min(backoff * 2, configuration.maxBackoff)
+                continue
+            }
+            // Connected (maybe by bluetoothd itself, after a restart): services resolve on their
+            // own once the GATT client is ready. Wait for ServicesResolved or the link going.
+            let resolved = await mirror.wait(timeout: configuration.resolveTimeout) { m -> Bool? in
+                guard m.bluetoothdPresent, let d = m.device(path: path), d.connected else { return false }
+                return d.servicesResolved ? true : nil
+            }
+            guard resolved == true else {
+                if resolved == nil, mirror.device(path: path)?.connected == true {
+                    // Connected but the services never resolved (seen after bluetoothd restarts):
+                    // a stale GATT client. Drop the link so that the next connect starts clean.
+                    logger.notice("PERC \(address): connected but services not resolved after \(configuration.resolveTimeout); disconnecting to start over")
+                    try? await calls.disconnect(path)
+                    continue
+                }
+                once(.retrying(after: "the link went before its services were resolved", inSeconds: backoff.seconds))
+                await pause(backoff, device: path)
+                backoff = min(backoff * 2, configuration.maxBackoff)
+                continue
+            }
+            guard let layout = await Self.awaitLayout(in: mirror, device: path, profile: configuration.profile,
+                                                      timeout: configuration.servicesTimeout) else {
+                let found = mirror.services(of: path).map(\.uuid)
+                once(.notAPerc(services: found))
+                await pause(configuration.maxBackoff)
+                continue
+            }
+            let subscription: Subscription
+            do {
+                subscription = try await subscribe(device: path, layout: layout)
+            } catch {
+                if Task.isCancelled { break }
+                once(.retrying(after: "could not subscribe to notifications (\(error))", inSeconds: backoff.seconds))
+                await pause(backoff)
+                backoff = min(backoff * 2, configuration.maxBackoff)
+                continue
+            }
+            attempt = 0
+            backoff = configuration.initialBackoff
+            state.withLock { $0.linkUps += 1 }
+            once(.connected(profile: layout.profile.rawValue, path: subscription.path))
+            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: NotifySocket.monotonicNow()))
+            await afterSubscribe(layout: layout, device: path)
+
+            var reason = await mirror.wait(timeout: forever) { [self] m in lossReason(m, device: path) } ?? "stopped"
+            if state.withLock({ $0.socketClosed }) {
+                // BlueZ hangs the socket up just before it says why; give it a moment to say it.
+                _ = await mirror.wait(timeout: .milliseconds(300)) { m in m.device(path: path)?.connected == true ? nil : true }
+                reason = lossReason(mirror, device: path) ?? reason
+            }
+            await unsubscribe(subscription)
+            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
+            once(.lost(reason: reason))
+        }
+    }
+
+    /// Waits for the device's Connected=true: true when it comes, false as soon as it cannot
+    /// (bluetoothd left or returned, the device object went, its adapter is off), nil after
+    /// `timeout`.
+    private func waitForConnected(_ path: DBusObjectPath, timeout: Duration) async -> Bool? {
+        let epoch = mirror.epoch
+        return await mirror.wait(timeout: timeout) { m -> Bool? in
+            guard m.bluetoothdPresent, m.epoch == epoch, let d = m.device(path: path) else { return false }
+            if let adapter = d.adapter, m.adapter(path: adapter)?.powered == false { return false }
+            return d.connected ? true : nil
+        }
+    }
+
+    /// `Device1.Connect`, given up (the call cancelled) when what it was asked in changes
+    /// before BlueZ answers: bluetoothd restarted (a new snapshot), the adapter was switched
+    /// off, or the device object went. bluetoothd 5.66 keeps such a call pending for up to
+    /// connectTimeout (seen on the real-BlueZ harness: a Connect asked just before `btmgmt
+    /// power off` answered 20 s later). Returns why it was given up, nil when BlueZ answered.
+    private func connectUnlessOvertaken(_ path: DBusObjectPath, onSlow: @escaping @Sendable () -> Void) async throws -> String? {
+        let epoch = mirror.epoch
+        let adapter = mirror.device(path: path)?.adapter
+        return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask { [configuration] in
+                try await Task.sleep(for: configuration.slowConnect)
+                onSlow()
+                try await Task.sleep(for: .seconds(86_400))
+                return nil
+            }
+            group.addTask { [calls, configuration] in
+                try await calls.connect(path, timeout: configuration.connectTimeout)
+                return nil
+            }
+            group.addTask { [mirror, configuration] in
+                let why = await mirror.wait(timeout: configuration.connectTimeout + .seconds(1)) { m -> String? in
+                    if !m.bluetoothdPresent { return "bluetoothd left the bus" }
+                    if m.epoch != epoch { return "BlueZ's objects were reloaded" }
+                    if let adapter, m.switchedOff(adapter) { return "adapter \(adapter) was switched off" }
+                    if m.device(path: path) == nil { return "BlueZ removed the device" }
+                    return nil
+                }
+                // Timed out: let the call's own answer (or its timeout) decide.
+                if why == nil { try await Task.sleep(for: .seconds(86_400)) }
+                return why
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
+    /// Waits `duration`, or less when something worth retrying for happens: a new snapshot or
+    /// adapter (epoch), the device connecting by itself, or it showing up again in an
+    /// advertisement (RSSI appears or changes) — a PERC back in range connects at once.
+    private func pause(_ duration: Duration, device: DBusObjectPath? = nil) async {
+        let epoch = mirror.epoch
+        let rssi = device.flatMap { mirror.device(path: $0)?.properties.int("RSSI") }
+        _ = await mirror.wait(timeout: duration) { m -> Bool? in
+            if m.epoch != epoch { return true }
+            guard let device else { return nil }
+            guard let d = m.device(path: device) else { return true }
+            if d.connected { return true }
+            let now = d.properties.int("RSSI")
+            return now != nil && now != rssi ? true : nil
+        }
+    }
+
+    private func lossReason(_ m: BlueZMirror, device: DBusObjectPath) -> String? {
+        if Task.isCancelled { return "stopped" }
+        if !m.bluetoothdPresent { return "bluetoothd left the bus" }
+        guard let d = m.device(path: device) else {
+            let adapter = device.parentAdapter
+            if m.adapter(path: adapter) == nil { return "adapter \(adapter) was removed" }
+            return "BlueZ removed the device"
+        }
+        if !d.connected { return "disconnected" }
+        if !d.servicesResolved { return "services no longer resolved" }
+        if state.withLock({ $0.socketClosed }) { return "the notification socket was closed" }
+        return nil
+    }
+
+    /// The layout once its GATT objects are there. On a first connection (nothing cached)
+    /// bluetoothd 5.66 sets ServicesResolved before it exports them (seen on the real-BlueZ
+    /// harness: "none of the PERC services (found: none)"): they get up to `timeout` to
+    /// appear (events) while the device stays connected. nil: not a PERC (or the link went).
+    static func awaitLayout(in mirror: BlueZMirror, device: DBusObjectPath, profile: PercProfile?,
+                            timeout: Duration) async -> PercGattLayout? {
+        if let now = layout(in: mirror, device: device, profile: profile) { return now }
+        _ = await mirror.wait(timeout: timeout) { m -> Bool? in
+            guard m.bluetoothdPresent, m.device(path: device)?.connected == true else { return false }
+            return layout(in: m, device: device, profile: profile) != nil ? true : nil
+        }
+        return layout(in: mirror, device: device, profile: profile)
+    }
+
+    static func layout(in mirror: BlueZMirror, device: DBusObjectPath, profile: PercProfile?) -> PercGattLayout? {
+        let candidates = profile.map { [PercGattLayout.of($0)] } ?? PercGattLayout.all
+        return candidates.first { layout in
+            mirror.characteristic(device: device, service: layout.service, uuid: layout.notify) != nil
+        }
+    }
+
+    // MARK: notifications
+
+    private enum Subscription {
+        case socket(NotifySocket.Token, characteristic: DBusObjectPath)
+        case signals(listener: Int, characteristic: DBusObjectPath)
+
+        var path: NotifyPath {
+            switch self {
+            case .socket: .acquireNotify
+            case .signals: .startNotify
+            }
+        }
+    }
+
+    private func subscribe(device: DBusObjectPath, layout: PercGattLayout) async throws -> Subscription {
+        guard let notify = mirror.characteristic(device: device, service: layout.service, uuid: layout.notify) else {
+            throw DBusError(name: BlueZ.ErrorName.doesNotExist, message: "notify characteristic \(layout.notify) is gone")
+        }
+        let write = mirror.characteristic(device: device, service: layout.service, uuid: layout.write)
+        let tangible = configuration.tangible
+        state.withLock { s in
+            if let old = s.decoder { s.earlierStats.add(old.stats) }
+            s.decoder = PercDecoder(profile: layout.profile, tangible: tangible, lightWhiteValue: configuration.lightWhiteValue)
+            s.socketClosed = false
+            s.profile = layout.profile
+            s.writePath = write?.path
+            s.writeWithResponse = write.map { !$0.flags.contains("write-without-response") } ?? false
+        }
+        if configuration.preferAcquireNotify {
+            do {
+                let (fd, mtu) = try await calls.acquireNotify(notify.path)
+                let token = NotifySocket.shared.add(fd: fd, mtu: mtu, onData: { [weak self] bytes, arrival in
+                    self?.deliver(bytes, arrival: arrival)
+                }, onClosed: { [weak self] in
+                    guard let self else { return }
+                    self.state.withLock { $0.socketClosed = true }
+                    self.mirror.poke()
+                })
+                state.withLock { $0.path = .acquireNotify }
+                logger.info("PERC \(configuration.address): AcquireNotify on \(notify.path) (MTU \(mtu))")
+                return .socket(token, characteristic: notify.path)
+            } catch {
+                logger.info("PERC \(configuration.address): AcquireNotify refused (\(error)); using StartNotify")
+            }
+        }
+        let charPath = notify.path
+        // Notifications come through the mirror's per-characteristic sink, on the D-Bus loop
+        // thread, without passing every link's wait predicates.
+        let listener = mirror.onValue(of: charPath) { [weak self] bytes, arrival in
+            self?.deliver(bytes, arrival: arrival)
+        }
+        do {
+            try await calls.startNotify(charPath)
+        } catch let error as DBusError where error.name == BlueZ.ErrorName.inProgress {
+            // BlueZ keeps our session across reconnects: already subscribed.
+        } catch {
+            mirror.removeValueSink(listener)
+            throw error
+        }
+        state.withLock { $0.path = .startNotify }
+        return .signals(listener: listener, characteristic: charPath)
+    }
+
+    private func unsubscribe(_ subscription: Subscription) async {
+        switch subscription {
+        case .socket(let token, _):
+            NotifySocket.shared.close(token)
+        case .signals(let listener, let characteristic):
+            mirror.removeValueSink(listener)
+            if mirror.device(path: characteristic.parentDevice)?.connected == true {
+                try? await calls.stopNotify(characteristic)
+            }
+        }
+    }
+
+    /// Profile-specific steps once notifications flow: MTK subscriptions, v1 battery level.
+    private func afterSubscribe(layout: PercGattLayout, device: DBusObjectPath) async {
+        switch layout.profile {
+        case .mtkSerial, .nordicUART:
+            for group in [MTKFrame.fieldGroup, MTKFrame.lightGroup] {
+                do { try await write(MTKFrame.subscribe(group: group).bytes) } catch {
+                    logger.info("PERC \(configuration.address): subscribing group \(group) failed: \(error)")
+                }
+            }
+        case .percV1:
+            if let battery = mirror.characteristic(device: device, service: PercGattLayout.batteryService,
+                                                   uuid: PercGattLayout.batteryLevel),
+               let level = try? await calls.readValue(battery.path).first {
+                onEvent(SensorEvent(tangible: configuration.tangible, kind: .battery, value: Int(level),
+                                    arrival: NotifySocket.monotonicNow()))
+            }
+        }
+    }
+
+    private func deliverRead(_ bytes: [UInt8], arrival: Double) {
+        let events = state.withLock { s -> [SensorEvent] in
+            guard case .percV1(var d)? = s.decoder else { return [] }
+            let events = d.decodeRead(bytes, arrival: arrival)
+            s.decoder = .percV1(d)
+            return events
+        }
+        if !events.isEmpty { logger.info("PERC \(configuration.address): current state read at once (\(events.count) events)") }
+        for event in events { onEvent(event) }
+    }
+
+    private func deliver(_ bytes: [UInt8], arrival: Double) {
+        let (events, rejection) = state.withLock { s -> ([SensorEvent], String?) in
+            guard var decoder = s.decoder else { return ([], nil) }
+            let before = decoder.stats.rejected
+            let events = decoder.decode(bytes, arrival: arrival)
+            s.decoder = decoder
+            // Log the first rejected value of each link-up; the rest are only counted.
+            var rejection: String?
+            if before == 0, decoder.stats.rejected == 1, case .percV1(let d) = decoder { rejection = d.lastRejection?.description }
+            return (events, rejection)
+        }
+        if let rejection { logger.info("PERC \(configuration.address): rejected a notification: \(rejection) (further ones are counted)") }
+        for event in events { onEvent(event) }
+    }
+
+    // MARK: actuators
+
+    /// Sends an actuator command through whichever profile the PERC speaks.
+    public func actuate(_ actuation: PercActuation) async throws {
+        let profile = state.withLock { $0.profile }
+        switch profile {
+        case .percV1?:
+            guard let bytes = actuation.percV1Bytes else {
+                throw DBusError(name: BlueZ.ErrorName.notSupported, message: "PERC GATT v1 has no \(actuation) command")
+            }
+            try await write(bytes)
+        case .mtkSerial?, .nordicUART?:
+            try await write(actuation.mtkFrame.bytes)
+        case nil:
+            throw DBusError(name: BlueZ.ErrorName.notConnected, message: "PERC \(configuration.address) is not connected")
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) async throws {
+        let (path, withResponse) = state.withLock { ($0.writePath, $0.writeWithResponse) }
+        guard let path else {
+            throw DBusError(name: BlueZ.ErrorName.notSupported, message: "PERC \(configuration.address) has no writable characteristic")
+        }
+        try await calls.writeValue(path, bytes, withResponse: withResponse)
+    }
+}

@@ -1,6 +1,0 @@
-// Writing user-facing messages to stderr (stdout stays for results).
-import Foundation
-
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}

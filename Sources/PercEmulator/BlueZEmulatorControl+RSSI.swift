@@ -1,0 +1,18 @@
+// The emulator's SetRSSI (scripts/bluez-emulator/README.md), kept apart from the other emulator calls.
+import PercSystem
+import PercBlueZ
+
+extension BlueZEmulatorControl {
+    /// Sets a device's RSSI; BlueZ-like, it is announced only while the adapter discovers.
+    /// Returns whether the emulator announced it.
+    @discardableResult
+    public func setRSSI(_ address: String, _ dBm: Int16) async throws -> Bool {
+        try await call("SetRSSI", [.string(address), .int16(dBm)]).arguments.first?.bool ?? false
+    }
+
+    /// Starts discovery on an adapter as another BlueZ client would (`bluetoothctl scan on`).
+    public func startDiscoveryAsAnotherClient(adapter: DBusObjectPath = "/org/bluez/hci0") async throws {
+        try await connection.call(destination: BlueZ.service, path: adapter, interface: BlueZ.adapterInterface,
+                                  member: "StartDiscovery", timeout: .seconds(5))
+    }
+}

@@ -1,0 +1,109 @@
+// When the frame clock cuts the next frame: on input (event mode), a fixed rate, or the app's presented frames (pure).
+import MTKTangibles
+
+/// The frame clock's timing decisions, without threads or clock reads (tests drive it).
+public struct TickSchedule: Sendable {
+    public enum Mode: Hashable, Sendable, Codable {
+        /// Tick at `hz` (default 120).
+        case fixedRate(hz: Double)
+        /// Cut a frame whenever the app reports a presented frame; if reports stop, fall back
+        /// to ticking at `fallbackHz` so inputs keep flowing.
+        case followPresented(fallbackHz: Double)
+        /// Cut a frame as soon as an input frame completes or a sensor event arrives, at most
+        /// one per `1 / maxHz` (later inputs wait and are coalesced into the next frame).
+        /// While the surface is busy (`busy(_:)`), also cut every `1 / busyHz` so what is about
+        /// time (check deadlines, the time window, stationary checks, drop-outs) advances
+        /// without input; a quiet surface sleeps until the next input. Presented reports cut
+        /// frames as in `followPresented` when `followPresented` is true.
+        case events(maxHz: Double, busyHz: Double, followPresented: Bool)
+    }
+
+    public let mode: Mode
+    /// The fixed/fallback period; in event mode the busy period.
+    public let period: Seconds
+    /// Event mode: the shortest time between two cuts (the coalescing cap).
+    let minInterval: Seconds
+    private(set) var nextDeadline: Seconds = 0
+    private(set) var lastCut: Seconds = -.infinity
+    /// Deadlines skipped because a tick ran later than one whole period.
+    public private(set) var missedTicks = 0
+    /// Event mode: something on the surface needs time to advance (see `busy(_:)`).
+    private(set) var isBusy = false
+
+    public init(mode: Mode) {
+        self.mode = mode
+        switch mode {
+        case .fixedRate(let hz): period = 1 / max(hz, 0.1); minInterval = 0
+        case .followPresented(let hz): period = 1 / max(hz, 0.1); minInterval = 0
+        case .events(let maxHz, let busyHz, _):
+            period = 1 / max(busyHz, 0.1)
+            minInterval = 1 / max(maxHz, 1)
+        }
+    }
+
+    var isEventDriven: Bool { if case .events = mode { true } else { false } }
+    private var follows: Bool {
+        switch mode {
+        case .followPresented: true
+        case .events(_, _, let f): f
+        case .fixedRate: false
+        }
+    }
+
+    public mutating func start(at now: Seconds) {
+        nextDeadline = isEventDriven ? .infinity : now + period
+    }
+
+    /// Event mode: whether the engine has anything that changes with time alone (a trace or
+    /// tangible on the surface, a running check). Busy: the next deadline is one busy period
+    /// after the last cut; quiet: none (sleep until input).
+    public mutating func busy(_ busy: Bool) {
+        guard isEventDriven else { return }
+        isBusy = busy
+        nextDeadline = busy ? (lastCut.isFinite ? lastCut : 0) + period : .infinity
+    }
+
+    /// Event mode: inputs are waiting. Returns the frame time to cut at now, or nil when the
+    /// coalescing cap says to wait until `earliestInputCut` (the inputs stay in the frame).
+    mutating func inputPending(now: Seconds) -> Seconds? {
+        guard isEventDriven else { return nil }
+        guard now >= earliestInputCut else { return nil }
+        return cut(at: now)
+    }
+
+    /// Event mode: when waiting inputs may be cut at the earliest.
+    var earliestInputCut: Seconds { lastCut.isFinite ? lastCut + minInterval : -.infinity }
+
+    private mutating func cut(at now: Seconds) -> Seconds {
+        let c = max(now, lastCut)
+        lastCut = c
+        if isEventDriven { nextDeadline = isBusy ? c + period : .infinity }
+        return c
+    }
+
+    /// The timer woke at `now` (at or after `nextDeadline`). Returns the frame time to cut at.
+    mutating func timerFired(now: Seconds) -> Seconds? {
+        guard now >= nextDeadline else { return nil }
+        if isEventDriven { return cut(at: now) }
+        nextDeadline += period
+        if now >= nextDeadline {
+            // Overrun: skip the deadlines we cannot make instead of bursting ticks.
+            let behind = ((now - nextDeadline) / period).rounded(.down) + 1
+            missedTicks += Int(behind)
+            nextDeadline += behind * period
+        }
+        let cut = max(now, lastCut)
+        lastCut = cut
+        return cut
+    }
+
+    /// The app reports that a frame was presented at `time`. In follow mode this cuts a frame
+    /// at that time (never earlier than the previous one) and pushes the fallback deadline.
+    public mutating func presented(at time: Seconds, now: Seconds) -> Seconds? {
+        guard follows, time.isFinite, time > lastCut else { return nil }
+        if isEventDriven { return cut(at: time) }
+        lastCut = time
+        nextDeadline = max(nextDeadline, now + period)
+        return time
+    }
+}

@@ -1,0 +1,29 @@
+// The thresholds the analysis uses to tell answers, misses and spontaneous flips apart (docs/diagnose.md).
+import MTKTangibles
+
+/// How the analysis classifies what it sees. Defaults follow HARDWARE-MODEL.md: a sensor
+/// answers 1–4 display frames (≤ 67 ms at 60 Hz) plus one connection interval after a change.
+public struct DiagnoseSettings: Codable, Hashable, Sendable {
+    /// A light notification up to this long after a colour change under the sensor answers it.
+    var answerWait: Seconds = 0.5
+    /// An unanswered change counts as a miss only if it stayed on screen at least this long.
+    var missHold: Seconds = 0.1
+    /// A light change this soon after check activity, a placement, a lift or a link-up is
+    /// explained by it; only changes outside these windows count as spontaneous.
+    public var settle: Seconds = 0.5
+    /// Marker traces that began this long before/after field-on belong to the placement.
+    var onsetBefore: Seconds = 1.0
+    var onsetAfter: Seconds = 2.0
+    /// Fewest marker onsets before a time window is suggested.
+    var minOnsetsForSuggestion = 12
+    /// Fewest exposures before a stationary-failure limit is suggested.
+    var minExposuresForSuggestion = 30
+    /// The engine's configured window (ms), to say how many onsets fall inside it.
+    var configuredWindow: Seconds = 0.2
+    /// The frame period (s): the engine compares frame times, so a suggested window adds one.
+    public var framePeriod: Seconds = 1.0 / 120
+    /// Stationary checks per hour while resting, to size the failure limit.
+    public var stationaryInterval: Seconds = 2.0
+
+    public init() {}
+}

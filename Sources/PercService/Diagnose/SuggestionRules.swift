@@ -1,0 +1,37 @@
+// Turns a diagnosis into recommended settings: the surface's time window and the stationary-failure limit.
+import Foundation
+
+/// Turns a diagnosis into suggested settings: the surface's time window, the stationary-failure limit.
+public enum SuggestionRules {
+    /// Settings the report has enough evidence for. `currentWindowMs` and `currentFailures`
+    /// are the values in effect (config or defaults).
+    public static func suggest(_ r: DiagnoseReport, settings: DiagnoseSettings, currentWindowMs: Int, currentFailures: Int) -> [SettingSuggestion] {
+        var out: [SettingSuggestion] = []
+        // The window is per surface: pool every PERC's onsets.
+        let onsets = SignedDistribution(r.tangibles.flatMap(\.field.onsetOffsetsMs.samples))
+        let placements = r.tangibles.reduce(0) { $0 + $1.field.onCount }
+        if onsets.count >= settings.minOnsetsForSuggestion, let q = onsets.magnitudeQuantile(0.99), let m = onsets.max, let lo = onsets.min {
+            let frameMs = settings.framePeriod * 1000
+            let value = min(2000, max(10, Int(((q + frameMs) / 10).rounded(.up)) * 10))
+            out.append(SettingSuggestion(key: "recognition.time_window_ms", value: value, current: currentWindowMs, evidence:
+                "\(onsets.count) marker traces in \(placements) placements began \(Int(lo.rounded())) to +\(Int(m.rounded())) ms around field-on; "
+                + "99% within ±\(Int(q.rounded(.up))) ms, plus one frame (\(String(format: "%.1f", frameMs)) ms) because the engine compares frame times"))
+        }
+        let answered = r.tangibles.reduce(0) { $0 + $1.light.answered }
+        let misses = r.tangibles.reduce(0) { $0 + $1.light.misses }
+        let decided = answered + misses
+        if decided >= settings.minExposuresForSuggestion {
+            // A rate of 0 seen in n trials is still up to ~1/n: never plan for a perfect sensor.
+            let p = max(Double(misses) / Double(decided), 1 / Double(decided + 1))
+            let checksPerHour = 3600 / settings.stationaryInterval
+            var k = 1
+            while k < 20 && pow(p, Double(k)) * checksPerHour > 0.01 { k += 1 }
+            let value = max(2, k)
+            out.append(SettingSuggestion(key: "light_checks.max_failed_stationary", value: value, current: currentFailures, evidence:
+                "light sensors missed \(misses) of \(decided) colour changes (\(String(format: "%.1f", Double(misses) / Double(decided) * 100))%); "
+                + "at \(Int(checksPerHour)) stationary checks per resting hour, \(value) misses in a row by chance alone happen "
+                + String(format: "%.3g", pow(p, Double(value)) * checksPerHour) + " times per hour"))
+        }
+        return out
+    }
+}

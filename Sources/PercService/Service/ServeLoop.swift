@@ -1,0 +1,127 @@
+// `serve`'s frame loop and housekeeping: frame clock ticks, inputs, BlueZ links, SIGHUP reload, sd_notify.
+import Foundation
+import Logging
+import MTKTangibles
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+import PercSystem
+import PercInput
+
+/// Runs the frame clock (its ticker thread cuts frames into the pipeline), the input
+/// sources, the PERC links, the systemd watchdog and status, and reloads the registry on
+/// SIGHUP.
+public final class ServeLoop: Service {
+    private let parts: ServiceParts
+    private let inputs: [any InputSource]
+    private let store: RegistryStore
+    let links: ServiceLinks
+    private let recording: ServeRecording?
+    private let logger: Logger
+    /// Registry changes wait here for the next frame boundary, so the engine switches
+    /// definitions between two frames, exactly where a recording says it did.
+    private let pendingDefinitions = Mutex<(definitions: [TangibleDefinition], then: @Sendable () -> Void)?>(nil)
+
+    public init(parts: ServiceParts, inputs: [any InputSource], store: RegistryStore, links: ServiceLinks,
+         recording: ServeRecording?, logger: Logger) {
+        self.parts = parts; self.inputs = inputs; self.store = store; self.links = links
+        self.recording = recording; self.logger = logger
+    }
+
+    public func run() async throws {
+        let pipeline = parts.pipeline
+        let recording = recording
+        let hub = parts.hub
+        links.observeRegistry { [self] registry, thenFollow in
+            pendingDefinitions.withLock { $0 = (registry.tangibles, thenFollow) }
+            hub.updateTangibles(registry.tangibles)
+            // Event mode: a quiet surface cuts no frames, so the change asks for one itself
+            // (pair/define/forget and SIGHUP must not wait for the next touch).
+            parts.clock.ticker.inputArrived()
+        }
+        parts.clock.start { [self] frame in
+            let pending = pendingDefinitions.withLock { p in defer { p = nil }; return p }
+            let busy = pipeline.withPipeline { p -> Bool in
+                let result = p.process(frame)
+                recording?.recordResult(of: p, frame: frame, result: result)
+                if let pending {
+                    p.setDefinitions(pending.definitions)
+                    recording?.record(definitions: pending.definitions)
+                }
+                return Self.isBusy(result, core: p.core)
+            }
+            parts.clock.ticker.busy(busy)
+            pending?.then()
+            // The new definitions take effect after this frame's step: one more frame shows
+            // them (to apps, and to control calls waiting for the engine to have them).
+            if pending != nil { parts.clock.ticker.inputArrived() }
+        }
+        defer {
+            parts.clock.stop()
+            recording?.close()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for source in inputs {
+                let clock = parts.clock
+                let logger = logger
+                group.addTask {
+                    do { try await source.run { clock.add(contacts: $0) } } catch {
+                        logger.error("input \(source.name) stopped: \(error)", metadata: ["input": "\(source.name)"])
+                    }
+                }
+            }
+            group.addTask { [links, parts] in await links.run(clock: parts.clock, metrics: parts.metrics) }
+            group.addTask { [self] in await self.reloadOnHangup() }
+            group.addTask { [self] in await self.notifySystemd() }
+            SDNotify.ready(status: status())
+            logger.notice("percbridge serving", metadata: ["status": "\(status())"])
+            try await gracefulShutdown()
+            SDNotify.stopping()
+            group.cancelAll()
+        }
+    }
+
+    /// Event mode: whether time alone can change the engine now, so the clock keeps a timer
+    /// (at `rate_hz`) for check deadlines, the time window, stationary checks and drop-outs.
+    /// Nothing on the surface, no PERC with its field on, no check running: sleep until input.
+    static func isBusy(_ result: FrameResult, core: EngineCore) -> Bool {
+        if !result.snapshot.pointers.isEmpty || !core.scheduler.overlay.patches.isEmpty { return true }
+        if let out = core.lastOutput, !out.needs.isEmpty || !out.freeTraces.isEmpty
+            || out.tangibles.contains(where: { !$0.traces.isEmpty }) { return true }
+        return result.snapshot.tangibles.contains { $0.pose != nil || $0.field == 1 }
+    }
+
+    private func status() -> String {
+        let tangibles = parts.pipeline.withPipeline { $0.lastResult?.snapshot.tangibles.filter(\.isOnSurface).count ?? 0 }
+        let statuses = links.statuses()
+        let up = statuses.values.filter(\.isConnected).count
+        return "\(inputs.count) inputs, \(up)/\(statuses.count) PERC links up, \(parts.hub.clientCount) apps, \(tangibles) tangibles on the surface"
+    }
+
+    private func reloadOnHangup() async {
+        for await _ in await UnixSignalsSequence(trapping: .sighup) {
+            SDNotify.reloading()
+            do {
+                let registry = try store.load()
+                links.registryChanged(registry)
+                logger.notice("reloaded the tangible registry", metadata: ["tangibles": "\(registry.tangibles.count)"])
+            } catch {
+                logger.error("reload failed, keeping the old registry: \(error)")
+            }
+            SDNotify.ready(status: status())
+        }
+    }
+
+    /// Keep-alives at half the watchdog interval, only while frames are being made.
+    private func notifySystemd() async {
+        let interval = SDNotify.watchdogInterval.map { $0 / 2 } ?? .seconds(10)
+        var lastFrames: UInt64 = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            let frame = parts.pipeline.withPipeline { $0.lastResult?.snapshot.frame ?? 0 }
+            if frame > lastFrames || SDNotify.watchdogInterval == nil { SDNotify.watchdog() }
+            lastFrames = frame
+            SDNotify.status(status())
+        }
+    }
+}

@@ -1,0 +1,71 @@
+// The service's Prometheus metrics (served at /metrics), recorded through swift-metrics.
+import CoreMetrics
+import Foundation
+import Prometheus
+
+/// One registry per service instance (not the process-global metrics system, so tests can
+/// run several services in one process). Names follow Prometheus conventions.
+public final class ServiceMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    let frames: CoreMetrics.Counter
+    let stepTime: CoreMetrics.Timer
+    /// PERC links connected now, and PERC links the registry asks for.
+    let links: CoreMetrics.Gauge
+    let linksRegistered: CoreMetrics.Gauge
+    let notifications: CoreMetrics.Counter
+    let lostNotifications: CoreMetrics.Counter
+    let checksConfirmed: CoreMetrics.Counter
+    let checksRejected: CoreMetrics.Counter
+    let checksInconclusive: CoreMetrics.Counter
+    let recognitions: CoreMetrics.Counter
+    let appClients: CoreMetrics.Gauge
+    let appFramesDropped: CoreMetrics.Counter
+    let tuioPackets: CoreMetrics.Counter
+    /// TUIO datagrams the socket refused (buffer full, unreachable): dropped, never retried.
+    let tuioSendErrors: CoreMetrics.Counter
+    let inputErrors: CoreMetrics.Counter
+    private let factory: PrometheusMetricsFactory
+
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets["percbridge_step_seconds"] = [
+            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+            .milliseconds(1), .milliseconds(2), .milliseconds(4), .milliseconds(8), .milliseconds(16),
+        ]
+        self.factory = factory
+        frames = Counter(label: "percbridge_frames_total", factory: factory)
+        stepTime = Timer(label: "percbridge_step_seconds", factory: factory)
+        links = Gauge(label: "percbridge_links_connected", factory: factory)
+        linksRegistered = Gauge(label: "percbridge_links_registered", factory: factory)
+        notifications = Counter(label: "percbridge_notifications_total", factory: factory)
+        lostNotifications = Counter(label: "percbridge_notifications_lost_total", factory: factory)
+        checksConfirmed = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "confirmed")], factory: factory)
+        checksRejected = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "rejected")], factory: factory)
+        checksInconclusive = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "inconclusive")], factory: factory)
+        recognitions = Counter(label: "percbridge_recognitions_total", factory: factory)
+        appClients = Gauge(label: "percbridge_app_clients", factory: factory)
+        appFramesDropped = Counter(label: "percbridge_app_frames_dropped_total", factory: factory)
+        tuioPackets = Counter(label: "percbridge_tuio_packets_total", factory: factory)
+        tuioSendErrors = Counter(label: "percbridge_tuio_send_errors_total", factory: factory)
+        inputErrors = Counter(label: "percbridge_input_errors_total", factory: factory)
+        // Start every series at 0 so dashboards see them before the first event.
+        for c in [frames, notifications, lostNotifications, checksConfirmed, checksRejected, checksInconclusive,
+                  recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors] { c.increment(by: 0) }
+        links.record(0)
+        linksRegistered.record(0)
+        appClients.record(0)
+    }
+
+    /// Input dropped on purpose (a bound or a policy), by reason (docs/security.md).
+    public func inputDropped(reason: String, by n: Int = 1) {
+        Counter(label: "percbridge_input_dropped_total", dimensions: [("reason", reason)], factory: factory).increment(by: n)
+    }
+
+    /// HTTP requests and WebSocket upgrades refused with 403, by reason (`host`, `origin`).
+    func httpRefused(reason: String) {
+        Counter(label: "percbridge_http_refused_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// The Prometheus text exposition format.
+    func exposition() -> String { registry.emitToString() }
+}

@@ -1,0 +1,153 @@
+// Reads BlueZ AcquireNotify sockets (SOCK_SEQPACKET, one datagram per notification) on one epoll thread.
+import CDBus
+import Foundation
+import Glibc
+import Synchronization
+
+/// The reader of every acquired notification socket of the process.
+///
+/// One dedicated thread (`percbridge-notify`) waits in `epoll_wait` on all sockets; each
+/// readable socket is drained at once, every datagram stamped with CLOCK_MONOTONIC right
+/// after its `recv` and handed to the socket's handler on that thread. Nothing is
+/// allocated per wake-up (the epoll event array and the receive buffer are made once);
+/// per datagram only the `[UInt8]` handed to the handler is. Sockets are added and removed
+/// with `epoll_ctl` from any thread, which needs no wake-up of the waiting thread.
+///
+/// Handlers must be quick (decode, hand over); they must not block. When the peer hangs up
+/// (BlueZ closes the socket on disconnect) the socket is closed here and `onClosed` runs
+/// once. `close(_:)` from any thread stops delivery at once (a batch being read on the
+/// reader thread may still finish); the descriptor itself is closed by the reader thread,
+/// so that its number cannot be reused while a `recv` on it may still be under way.
+public final class NotifySocket: Sendable {
+    public typealias Handler = @Sendable (_ bytes: [UInt8], _ arrival: Double) -> Void
+    public typealias ClosedHandler = @Sendable () -> Void
+
+    /// A registered socket; pass it to `close(_:)`.
+    public struct Token: Hashable, Sendable { fileprivate let id: Int }
+
+    public static let shared = NotifySocket()
+
+    private struct Entry { var fd: Int32; var onData: Handler; var onClosed: ClosedHandler }
+    private struct State {
+        var nextID = 1
+        var entries: [Int: Entry] = [:]
+        /// Descriptors removed by `close(_:)`, closed by the reader thread on its next round.
+        var toClose: [Int32] = []
+    }
+
+    private let epollFD: Int32
+    /// Wakes the reader so that it closes removed descriptors soon (epoll data 0).
+    private let wakeFD: Int32
+    private let state = Mutex(State())
+    /// The largest datagram read (BLE ATT MTU is at most 517; longer ones are truncated).
+    static let bufferSize = 4096
+
+    private init() {
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = 0
+        _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+        let thread = Thread { [self] in self.loop() }
+        thread.name = "percbridge-notify"
+        thread.start()
+    }
+
+    /// The current CLOCK_MONOTONIC time in seconds (the timeline of `SensorEvent.arrival`).
+    public static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds (for latency figures finer than `monotonicNow()`).
+    public static func monotonicNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Starts reading `fd` (which this object now owns and will close). `mtu` is BlueZ's
+    /// answer; datagrams up to `bufferSize` bytes are read whole whatever it says.
+    public func add(fd: Int32, mtu: Int, onData: @escaping Handler, onClosed: @escaping ClosedHandler) -> Token {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        return state.withLock { s in
+            let id = s.nextID
+            s.nextID += 1
+            s.entries[id] = Entry(fd: fd, onData: onData, onClosed: onClosed)
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+            event.data.u64 = UInt64(id)
+            _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event)
+            return Token(id: id)
+        }
+    }
+
+    /// Stops reading and closes the socket (releasing BlueZ's acquisition).
+    public func close(_ token: Token) {
+        let removed = state.withLock { s -> Bool in
+            guard let entry = s.entries.removeValue(forKey: token.id) else { return false }
+            _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, entry.fd, nil)
+            s.toClose.append(entry.fd)
+            return true
+        }
+        if removed {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
+    }
+
+    private func loop() {
+        ReceiveThreadPriority.promoteCurrentThread()
+        let maxEvents: Int32 = 64
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Int(maxEvents))
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
+        while true {
+            let n = epoll_wait(epollFD, events, maxEvents, -1)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            for i in 0..<Int(n) {
+                let id = Int(events[i].data.u64)
+                let flags = events[i].events
+                if id == 0 {
+                    var counter: UInt64 = 0
+                    _ = read(wakeFD, &counter, 8)
+                    continue
+                }
+                guard let entry = state.withLock({ $0.entries[id] }) else { continue }
+                var hungUp = flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0
+                // Drain every queued datagram; a zero-length read is the peer's hang-up.
+                while true {
+                    let got = recv(entry.fd, buffer, Self.bufferSize, Int32(MSG_DONTWAIT))
+                    if got > 0 {
+                        let arrival = Self.monotonicNow()
+                        entry.onData(Array(UnsafeRawBufferPointer(start: buffer, count: got)), arrival)
+                        continue
+                    }
+                    if got == 0 { hungUp = true }
+                    else if errno == EINTR { continue }
+                    else if errno != EAGAIN && errno != EWOULDBLOCK { hungUp = true }
+                    break
+                }
+                if hungUp, let removed = state.withLock({ s -> Entry? in
+                    guard let e = s.entries.removeValue(forKey: id) else { return nil }
+                    _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, e.fd, nil)
+                    return e
+                }) {
+                    Glibc.close(removed.fd)
+                    removed.onClosed()
+                }
+            }
+            let closing = state.withLock { s -> [Int32] in
+                guard !s.toClose.isEmpty else { return [] }
+                defer { s.toClose.removeAll(keepingCapacity: true) }
+                return s.toClose
+            }
+            for fd in closing { Glibc.close(fd) }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+// `percbridge bench service` (handed to percbridge-bench) scaled down through the CLI: it runs every phase and prints sane figures.
+import Foundation
+import Testing
+@testable import PercBench
+import PercTestSupport
+import PercEmulator
+
+@Suite(.serialized) struct ServiceBenchTests {
+    /// 2 PERCs, 2 fingers, 3 apps (one stalled), 2 s per phase, both clock modes: checks that
+    /// the figures are there and consistent (frames, latency samples, nothing lost), never how
+    /// fast they are.
+    @Test func scaledDownBenchPrintsSaneFigures() async throws {
+        let run = try await offPool {
+            try CLI.run(["bench", "service", "--percs", "2", "--fingers", "2", "--clients", "3", "--seconds", "2", "--json"])
+        }
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("Latency: emulator's notification send → TUIO packet"), "\(run.stdout)")
+        #expect(run.stdout.contains("Touch latency: a probe finger's move"), "\(run.stdout)")
+        let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON line: \(run.stdout)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let all = try #require(report["phases"] as? [[String: Any]])
+        let names = ["idle", "load", "clients", "stalled", "latency"] + (UmockdevTouchscreen.available ? ["evdev"] : [])
+        #expect(all.map { "\($0["clock"] ?? "?") \($0["name"] ?? "?")" } == names.flatMap { ["events \($0)", "fixed \($0)"] },
+                "every phase in both clock modes, side by side")
+        for p in all {
+            let name = "\(p["clock"] ?? "?") \(p["name"] ?? "?")"
+            if name == "events idle" {
+                #expect(p["frames"] as? Int == 0, "the event clock cuts no frame while nothing happens")
+            } else {
+                #expect(p["frames"] as? Int ?? 0 > 0, "\(name): serve sent TUIO frames")
+                #expect(p["serve_cpu_percent"] as? Double ?? 0 > 0, "\(name): serve's CPU time was read")
+            }
+            #expect(p["tuio_gaps"] as? Int == 0, "\(name): no TUIO frame lost")
+            #expect(p["notifications_lost"] as? Int == 0, "\(name): no notification lost")
+            #expect(p["rss_max_kib"] as? Int ?? 0 > 0, "\(name): serve's RSS was read")
+            #expect(p["exit_status"] as? Int == 0, "\(name): serve ended cleanly on SIGTERM")
+            if p["name"] as? String != "idle" {
+                #expect(p["links_up"] as? Int == 2, "\(name): both PERC links up")
+                #expect(p["placed"] as? Int == 2, "\(name): both PERCs tracked after placing")
+            }
+            if ["load", "evdev"].contains(p["name"] as? String) {
+                let touch = try #require(p["touch"] as? [String: Any], "\(name): touch latency measured")
+                let moves = touch["moves"] as? Int ?? 0
+                #expect(moves > 10, "\(name): the probe finger moved")
+                #expect(touch["not_seen_tuio"] as? Int == 0 && touch["not_seen_app"] as? Int == 0,
+                        "\(name): every move showed in TUIO and at the app: \(touch)")
+                #expect((touch["to_tuio"] as? [String: Any])?["n"] as? Int == moves)
+                #expect((touch["to_app"] as? [String: Any])?["n"] as? Int == moves)
+            }
+        }
+        for mode in ["events", "fixed"] {
+        let phases = all.filter { $0["clock"] as? String == mode }
+        let load = try #require(phases.first { $0["name"] as? String == "load" })
+        #expect(load["notifications_per_s"] as? Double ?? 0 > 0, "the PERCs notified")
+        for name in ["clients", "stalled"] {
+            let p = try #require(phases.first { $0["name"] as? String == name })
+            let upgraded = p["apps_upgraded"] as? Int
+            #expect(upgraded == (name == "stalled" ? 2 : 3), "\(name): the reading apps completed the upgrade")
+            #expect(p["app_frames"] as? Int ?? 0 > 0 && p["app_fps_min"] as? Double ?? 0 > 0, "\(name): every reading app got frames")
+            let latency = p["app_latency"] as? [String: Any]
+            #expect(latency?["n"] as? Int ?? 0 > 0, "\(name): app frame latency measured")
+        }
+        // The stalled app's dropped frames are not asserted: for 2 s the kernel's socket buffers
+        // take everything it does not read (the full-size bench shows the drops).
+        let latency = try #require((phases.first { $0["name"] as? String == "latency" }?["latency"]) as? [String: Any])
+        let total = try #require(latency["total"] as? [String: Any])
+        #expect(total["n"] as? Int ?? 0 > 0, "latency samples")
+        #expect(latency["lost"] as? Int == 0, "every field transition showed in TUIO and in serve's recording")
+        #expect((total["p50_ms"] as? Double ?? 0) > 0 && (total["p50_ms"] as? Double ?? 0) <= (total["max_ms"] as? Double ?? 0))
+        let link = try #require(latency["link"] as? [String: Any])
+        let wait = try #require(latency["wait"] as? [String: Any])
+        #expect(link["n"] as? Int == total["n"] as? Int && wait["n"] as? Int == total["n"] as? Int, "every sample split into parts")
+        }
+    }
+
+    @Test func badOptionsSayWhatIsAllowed() async throws {
+        let clock = try CLI.run(["bench", "service", "--clock", "sometimes"])
+        #expect(clock.status != 0 && clock.stderr.contains("--clock must be events, fixed or both"), "\(clock.stderr)")
+        let phase = try CLI.run(["bench", "service", "--phases", "idle,warp"])
+        #expect(phase.status != 0 && phase.stderr.contains("unknown phase warp"), "\(phase.stderr)")
+        let binary = try CLI.run(["bench", "service", "--binary", "/nonexistent/percbridge"])
+        #expect(binary.status != 0 && binary.stderr.contains("--binary /nonexistent/percbridge is not an executable file"), "\(binary.stderr)")
+    }
+}

@@ -1,0 +1,57 @@
+// The pairing agent's answers (NoInputNoOutput) and the latency estimate of monitor.
+import Testing
+@testable import PercBlueZ
+
+@Suite struct BlueZAgentTests {
+    @Test func justWorksQuestionsAreConfirmed() {
+        for member in ["RequestConfirmation", "RequestAuthorization", "AuthorizeService", "Release", "Cancel"] {
+            #expect((try? BlueZAgent.answer(member: member, arguments: []).get()) == [], "\(member)")
+        }
+    }
+
+    @Test func pinAndPasskeyRequestsAreRejected() {
+        for member in ["RequestPinCode", "RequestPasskey"] {
+            guard case .failure(let error) = BlueZAgent.answer(member: member, arguments: [.objectPath("/org/bluez/hci0/dev_X")]) else {
+                Issue.record("\(member) was answered")
+                continue
+            }
+            #expect(error.name == "org.bluez.Error.Rejected")
+        }
+    }
+
+    @Test func unknownMethodsAreErrors() {
+        guard case .failure(let error) = BlueZAgent.answer(member: "Frobnicate", arguments: []) else {
+            Issue.record("answered")
+            return
+        }
+        #expect(error.name == "org.freedesktop.DBus.Error.UnknownMethod")
+    }
+}
+
+@Suite struct DeviceClockLatencyTests {
+    @Test func sharedClockGivesTrueLatency() {
+        var l = DeviceClockLatency()
+        let r = l.observe(deviceTime: 1_000_000, arrival: 1.000_250)
+        #expect(r.latency.map { abs($0 - 0.000_25) < 1e-6 } == true)
+        #expect(r.jitter == 0)
+    }
+
+    @Test func freeRunningClockGivesDelayOverTheFastest() {
+        var l = DeviceClockLatency()
+        // Device clock 100 s behind ours: no absolute latency, only jitter.
+        let a = l.observe(deviceTime: 5_000_000, arrival: 105.000_000)
+        let b = l.observe(deviceTime: 5_010_000, arrival: 105.013_000)
+        let c = l.observe(deviceTime: 5_020_000, arrival: 105.019_000)
+        #expect(a.latency == nil)
+        #expect(abs(b.jitter - 0.003) < 1e-6)
+        // Faster than any before: becomes the new reference.
+        #expect(c.jitter == 0)
+    }
+
+    @Test func deviceTimeWrapsAt32Bits() {
+        var l = DeviceClockLatency()
+        let arrival = Double(UInt64(UInt32.max) + 100) / 1e6  // our µs counter just wrapped
+        let r = l.observe(deviceTime: UInt32.max - 99, arrival: arrival)
+        #expect(r.latency.map { abs($0 - 0.000_2) < 1e-6 } == true)
+    }
+}

@@ -1,0 +1,127 @@
+// PercLink against what real bluetoothd 5.66 answers (emulated): auto-connect of paired PERCs,
+// "Operation already in progress", services resolving late after a restart.
+import Foundation
+import Testing
+import MTKTangibles
+@testable import PercBlueZ
+import PercSystem
+import PercTestSupport
+
+@Suite(.serialized) struct ReconnectTests {
+    /// The emulator with the perc-v1 PERC paired (in BlueZ's auto-connect list) and a link to it up.
+    static func pairedLinkUp() async throws -> (BlueZTestbed, PercLink, Task<Void, Never>, EventLog) {
+        let bed = try await BlueZTestbed()
+        try await bed.control.setPaired(BlueZTestbed.v1, true)
+        let log = EventLog()
+        let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
+        let up = await eventually { link.linkUps == 1 }
+        #expect(up, "the link came up: \(log.statuses)")
+        return (bed, link, task, log)
+    }
+
+    @Test func connectAnswersAreSortedByWhatALinkDoesNext() {
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.failed, message: "Operation already in progress"))
+                == .pending("org.bluez.Error.Failed: Operation already in progress"))
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.inProgress, message: "In Progress")) == .pending(BlueZ.ErrorName.inProgress))
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.alreadyConnected, message: "")) == .alreadyConnected)
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.notReady, message: "Resource Not Ready")) == .notReady)
+        #expect(ConnectAnswer(DBusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "")) == .gone)
+        #expect(ConnectAnswer(DBusError(name: BlueZ.ErrorName.failed, message: "le-connection-abort-by-local"))
+                == .failed("org.bluez.Error.Failed: le-connection-abort-by-local"))
+    }
+
+    /// A paired PERC that goes away: BlueZ answers Connect with "Operation already in
+    /// progress" (its own auto-connect); the link waits for Connected instead of retrying, and
+    /// comes back by BlueZ's connect when the PERC is in range again.
+    @Test func unreachablePairedPercWaitsForBlueZsOwnConnect() async throws {
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
+        defer { task.cancel() }
+        try await bed.control.setInRange(BlueZTestbed.v1, false)
+        #expect(await eventually { log.statuses.contains { if case .awaitingConnection = $0 { true } else { false } } })
+        let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? 0
+        try await Task.sleep(for: .seconds(1.5))
+        // No retry loop while BlueZ is connecting it (the test link backs off from 0.1 s).
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
+        try await bed.control.setInRange(BlueZTestbed.v1, true)
+        #expect(await eventually { link.linkUps == 2 })
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
+    }
+
+    /// bluetoothd restarts: paired PERCs are connected by the new bluetoothd itself and their
+    /// services resolve a moment later; the link follows those events.
+    @Test func pairedPercStreamsAgainAfterABluetoothdRestart() async throws {
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
+        defer { task.cancel() }
+        for round in 2...4 {
+            try await bed.control.vanish(seconds: 0)
+            #expect(await eventually { log.count(.link, value: 0) == round - 1 })
+            let back = ContinuousClock.now
+            try await bed.control.returnBluetoothd()
+            #expect(await eventually(5) { link.linkUps == round })
+            print("bluetoothd restart round \(round - 1): streaming again \(ContinuousClock.now - back) after it returned")
+        }
+        try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 20)
+        #expect(await eventually { log.count(.light) >= 20 })
+    }
+
+    /// Real bluetoothd 5.66 after a fast link drop (real-BlueZ harness: "No matching
+    /// connection for device", then "Device … is already connected"): Connect answers ok but
+    /// Connected never becomes true, for every retry. A Disconnect clears it.
+    @Test func aLinkBlueZLostTrackOfIsClearedByDisconnect() async throws {
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
+        defer { task.cancel() }
+        try await bed.control.dropLinkStale(BlueZTestbed.v1)
+        #expect(await eventually(10) { link.linkUps == 2 }, "\(log.statuses)")
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["disconnect_calls"]?.int == 1)
+        try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 10)
+        #expect(await eventually { log.count(.light) >= 10 })
+    }
+
+    /// `btmgmt power off`: the link waits for the adapter (no retry loop) and does not switch
+    /// it back on — someone chose to switch it off; when it is on again the PERC is back.
+    @Test func anAdapterSwitchedOffStaysOffAndTheLinkWaitsForIt() async throws {
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
+        defer { task.cancel() }
+        try await bed.control.setPowered("hci0", false)
+        #expect(await eventually { log.statuses.last == .waitingForAdapter }, "\(log.statuses)")
+        let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? 0
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(bed.session.mirror.adapter(path: "/org/bluez/hci0")?.powered == false)
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
+        let on = ContinuousClock.now
+        try await bed.control.setPowered("hci0", true)
+        #expect(await eventually { link.linkUps == 2 })
+        print("adapter switched on again: streaming \(ContinuousClock.now - on) later")
+    }
+
+    /// A PERC that stopped advertising, whose Connect BlueZ leaves unanswered (real 5.66:
+    /// up to its LE connect timeout): reported unreachable once the call is slow, no retries
+    /// while it waits, connected the moment the PERC is back.
+    @Test func aConnectLeftUnansweredReportsThePercUnreachable() async throws {
+        let bed = try await BlueZTestbed()
+        try await bed.control.setConnectWaits(BlueZTestbed.v1, true)
+        let log = EventLog()
+        let (link, task) = bed.startLink(BlueZTestbed.v1, slowConnect: .milliseconds(500), events: log)
+        defer { task.cancel() }
+        #expect(await eventually { link.linkUps == 1 })
+        try await bed.control.setInRange(BlueZTestbed.v1, false)
+        let unreachable = await eventually { if case .awaitingConnection? = log.statuses.last { true } else { false } }
+        #expect(unreachable, "\(log.statuses)")
+        let calls = try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int ?? 0
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["connect_calls"]?.int == calls)
+        try await bed.control.setInRange(BlueZTestbed.v1, true)
+        #expect(await eventually { link.linkUps == 2 })
+    }
+
+    @Test func readValueFillsTheStateBeforeTheFirstNotification() {
+        var d = PercV1Decoder(tangible: 1)
+        let value: [UInt8] = [0x10, 7, 0, 1, 0, 0, 0, 1, 0, 0, 0]
+        #expect(d.decodeRead(value, arrival: 1).map(\.kind) == [.field, .light])
+        // The PERC's own notification of the same value: no duplicate, no gap, a heartbeat.
+        #expect(d.decode(value, arrival: 2).map(\.kind) == [.heartbeat])
+        #expect(d.stats.duplicates == 0 && d.stats.lost == 0)
+        // Once notifications flow, a read is older news and is ignored.
+        #expect(d.decodeRead([0x10, 6, 0, 1, 0, 0, 0, 0, 0, 0, 0], arrival: 3).isEmpty)
+    }
+}

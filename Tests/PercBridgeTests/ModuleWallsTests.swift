@@ -1,0 +1,69 @@
+// The walls of docs/architecture.md: each module imports only the modules it may know, and the
+// product binary carries nothing of the benchmarks, the test peers or the test harness.
+import Foundation
+import Testing
+import PercTestSupport
+
+@Suite struct ModuleWallsTests {
+    /// Our modules each module may import (docs/architecture.md); anything of ours not listed is a breach.
+    static let allowed: [String: Set<String>] = [
+        "MTKTangibles": [],
+        "LightCheck": ["MTKTangibles"],
+        "PercSystem": ["CDBus"],
+        "PercBlueZ": ["PercSystem", "MTKTangibles"],
+        "PercInput": ["PercSystem", "MTKTangibles"],
+        "PercService": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck"],
+        "PercBridge": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "MTKTangibles", "LightCheck"],
+        "PercEmulator": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles"],
+        "PercBench": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator", "MTKTangibles", "LightCheck"],
+    ]
+    static let ours: Set<String> = Set(allowed.keys).union(["CDBus", "PercTestSupport", "WebEmbedTool"])
+    /// Command-line parsing belongs to the executables.
+    static let executablesOnly: Set<String> = ["ArgumentParser"]
+
+    /// `import X` lines of one module's sources, as (file, X).
+    static func imports(of module: String) throws -> [(String, String)] {
+        let root = Helper.repo.appendingPathComponent("Sources/\(module)")
+        let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }
+        return try files.filter { $0.hasSuffix(".swift") }.flatMap { file in
+            try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8).split(separator: "\n").compactMap { line in
+                let words = line.split(separator: " ")
+                guard let i = words.firstIndex(of: "import"), i + 1 < words.count,
+                      words[..<i].allSatisfy({ $0.hasPrefix("@") }) else { return nil }
+                return ("\(module)/\(file)", String(words[i + 1]))
+            }
+        }
+    }
+
+    @Test(arguments: allowed.keys.sorted())
+    func aModuleImportsOnlyWhatItMayKnow(_ module: String) throws {
+        let found = try Self.imports(of: module)
+        #expect(!found.isEmpty, "no sources read for \(module)")
+        let executable = ["PercBridge", "PercBench"].contains(module)
+        for (file, imported) in found {
+            if Self.ours.contains(imported) {
+                #expect(Self.allowed[module]!.contains(imported), "\(file) imports \(imported), which \(module) may not know")
+            }
+            if !executable {
+                #expect(!Self.executablesOnly.contains(imported), "\(file) imports \(imported), which only the executables use")
+            }
+        }
+    }
+
+    @Test func theWallCheckSeesABreach() throws {
+        // The check itself: PercService does import PercBlueZ, which PercInput may not know.
+        let service = try Self.imports(of: "PercService").map(\.1)
+        #expect(service.contains("PercBlueZ") && !Self.allowed["PercInput"]!.contains("PercBlueZ"))
+    }
+
+    @Test func theProductBinaryCarriesNoBenchmarkOrTestCode() async throws {
+        let nm = try await Helper.runAsync("/usr/bin/nm", ["--defined-only", CLI.binary.path], timeout: 60)
+        #expect(nm.status == 0, "\(nm.stderr)")
+        let symbols = nm.stdout
+        // Swift mangles a module name as its length and its name.
+        #expect(symbols.contains("10PercSystem") && symbols.contains("11PercService"), "the symbols were read")
+        for module in ["PercBench", "PercEmulator", "PercTestSupport"] {
+            #expect(!symbols.contains("\(module.count)\(module)"), "percbridge links \(module)")
+        }
+    }
+}

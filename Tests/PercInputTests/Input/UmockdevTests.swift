@@ -1,0 +1,73 @@
+// The real device path (open, EVIOC* ioctls, read) of the real `percbridge` binary, against a
+// fake touchscreen made by umockdev: device file, ioctl answers (-i) and an event script (-s).
+import Foundation
+import Testing
+import MTKTangibles
+@testable import PercInput
+import PercTestSupport
+import PercEmulator
+import PercSystem
+
+@Suite(.serialized) struct UmockdevTests {
+    static let umockdev = "/usr/bin/umockdev-run"
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: umockdev) }
+
+    typealias Testbed = UmockdevTouchscreen
+
+    @Test(.enabled(if: UmockdevTests.available))
+    func watchReadsARealRecordingThroughTheDevicePath() async throws {
+        // The Atmel 2-finger recording, with a resolution of 10 units/mm, played as a device.
+        let rec = try RecordingLoader.load(path: Fixture.evemu("Atmel maXTouch Touchscreen.2-fingers-touch-release.events"))
+        var axes = rec.device.axes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        for i in axes.indices where axes[i].0 == EvdevCode.ABS_MT_POSITION_X || axes[i].0 == EvdevCode.ABS_MT_POSITION_Y { axes[i].1.resolution = 10 }
+        // umockdev refuses EVIOCSCLOCKID, so events carry wall-clock times: stamp them from now.
+        let base = Date().timeIntervalSince1970
+        var frames: [[InputEvent]] = [], current: [InputEvent] = []
+        for e in rec.entries.map(\.event) {
+            current.append(InputEvent(time: base + e.time, type: e.type, code: e.code, value: e.value))
+            if e.type == 0 && e.code == 0 { frames.append(current); current = [] }
+        }
+        let bed = try Testbed(name: "Atmel maXTouch Touchscreen", axes: axes, frames: frames)
+        defer { bed.remove() }
+        let r = try await Helper.runAsync(Self.umockdev, ["-d", bed.device, "-i", "/dev/input/event99=\(bed.ioctl)", "-s", "/dev/input/event99=\(bed.script)",
+                                               "--", CLI.binary.path, "input", "watch", "/dev/input/event99", "--idle-timeout", "1.5", "--json"], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let decoder = JSONDecoder()
+        let updates = r.stdout.split(separator: "\n").compactMap { try? decoder.decode(ContactUpdate.self, from: Data($0.utf8)) }
+        let expected = RecordingDecoder.decode(EvdevRecording(format: .evemu, device: { var d = rec.device; for (c, a) in axes { d.axes[c] = a }; return d }(),
+                                                              entries: rec.entries, bad: rec.bad, sourceName: "x"))
+        #expect(updates.map(\.contactID) == expected.updates.map(\.contactID))
+        #expect(updates.map(\.phase) == expected.updates.map(\.phase))
+        #expect(updates.map(\.position) == expected.updates.map(\.position))
+        let p0 = updates.first?.position ?? .zero // raw (539, 167) at 10 units/mm
+        #expect(abs(p0.x - 53.9) < 1e-9 && abs(p0.y - 16.7) < 1e-9)
+        #expect(updates.first?.origin == InputOrigin(kind: .evdev, device: "Atmel maXTouch Touchscreen"))
+        // Kernel times (shifted onto CLOCK_MONOTONIC) keep the recorded spacing, and precede arrival.
+        let span = (updates.last?.time ?? 0) - (updates.first?.time ?? 0)
+        #expect(abs(span - 0.824235) < 0.001)
+        #expect(updates.allSatisfy { $0.time <= $0.arrival + 0.05 && $0.arrival - $0.time < 5 })
+        #expect(r.stderr.contains("protocol B, 10 slots"))
+    }
+
+    @Test(.enabled(if: UmockdevTests.available))
+    func listFindsTheFakeTouchscreenOnlyWhenUninitializedDevicesAreAllowed() async throws {
+        let bed = try Testbed(name: "PercBridge Test Panel", axes: [(EvdevCode.ABS_MT_SLOT, AbsInfo(minimum: 0, maximum: 1))], frames: [])
+        defer { bed.remove() }
+        let all = try await Helper.runAsync(Self.umockdev, ["-d", bed.device, "--", CLI.binary.path, "input", "list", "--uninitialized", "--json"])
+        #expect(all.status == 0, "\(all.stderr)")
+        let found = try JSONDecoder().decode([TouchscreenInfo].self, from: Data(all.stdout.utf8))
+        #expect(found.map(\.devnode) == ["/dev/input/event99"])
+        #expect(found.first?.name == "PercBridge Test Panel")
+        let none = try await Helper.runAsync(Self.umockdev, ["-d", bed.device, "--", CLI.binary.path, "input", "list"])
+        #expect(none.status == 0 && none.stdout.contains("No touchscreens found"))
+    }
+
+    @Test(.enabled(if: UmockdevTests.available))
+    func aProtocolADeviceIsRefusedWithAClearMessage() async throws {
+        let bed = try Testbed(name: "Old Panel", axes: [(EvdevCode.ABS_MT_POSITION_X, AbsInfo(minimum: 0, maximum: 100)), (EvdevCode.ABS_MT_POSITION_Y, AbsInfo(minimum: 0, maximum: 100))], frames: [])
+        defer { bed.remove() }
+        let r = try await Helper.runAsync(Self.umockdev, ["-d", bed.device, "-i", "/dev/input/event99=\(bed.ioctl)", "--", CLI.binary.path, "input", "watch", "/dev/input/event99", "--idle-timeout", "1"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("protocol A"))
+    }
+}

@@ -1,0 +1,104 @@
+// `percbridge config check` through the CLI: the example is valid, bad files are located.
+import Foundation
+import Testing
+import PercTestSupport
+
+@Suite struct ConfigCheckTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func check(_ toml: String) async throws -> CLI.Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pb-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("percbridge.toml")
+        try toml.write(to: file, atomically: true, encoding: .utf8)
+        return try await offPool { try CLI.run(["config", "check", file.path]) }
+    }
+
+    @Test func theDocumentedExampleIsValid() async throws {
+        let path = Self.repo.appendingPathComponent("docs/percbridge.example.toml").path
+        let r = try await offPool { try CLI.run(["config", "check", path]) }
+
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("1018.0 x 573.0 mm"))
+        #expect(r.stdout.contains("both to 127.0.0.1:3333"))
+    }
+
+    @Test func anEmptyFileMeansDefaults() async throws {
+        let r = try await check("")
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("clock 120.0 Hz"))
+    }
+
+    @Test func outOfRangeNamesKeyLineAndRange() async throws {
+        let r = try await check("[surface]\nwidth_mm = 800\n\n[clock]\nrate_hz = 5000\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("percbridge.toml:5: clock.rate_hz: 5000.0 is out of range; allowed: 1.0 to 1000.0 Hz"))
+    }
+
+    @Test func wrongTypeSaysWhatWasFound() async throws {
+        let r = try await check("[tuio]\nenabled = \"yes\"\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains(":2: tuio.enabled: expected true or false, found a string"))
+    }
+
+    @Test func unknownKeyListsTheKnownOnes() async throws {
+        let r = try await check("[clock]\nrate_hz = 60\nrate = 60\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains(":3: clock.rate: unknown key; allowed: follow_presented, max_rate_hz, mode, rate_hz"))
+    }
+
+    @Test func unknownSectionIsReported() async throws {
+        let r = try await check("[clocks]\nrate_hz = 60\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains(":1: clocks: unknown key"))
+    }
+
+    @Test func badEnumValueListsChoices() async throws {
+        let r = try await check("[tuio]\nversion = \"3.0\"\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains(":2: tuio.version: \"3.0\" is not known; allowed: \"1.1\", \"2.0\", \"both\""))
+    }
+
+    @Test func inputEntriesAreLocatedByIndex() async throws {
+        let r = try await check("[[input]]\nkind = \"evdev\"\n\n[[input]]\nkind = \"carrier-pigeon\"\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains(":5: input[1].kind: \"carrier-pigeon\" is not an input kind"))
+    }
+
+    @Test func nonLoopbackBindNeedsAToken() async throws {
+        let bad = try await check("[http]\nbind = \"0.0.0.0:8080\"\n")
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains(":2: http.bind: binding to 0.0.0.0:8080 (not loopback) needs a token"))
+        let good = try await check("[http]\nbind = \"0.0.0.0:8080\"\ntoken = \"0123456789abcdef0123\"\n")
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("(token required)"))
+    }
+
+    @Test func badHostPortInAList() async throws {
+        let r = try await check("[tuio]\ntargets = [\"127.0.0.1:3333\", \"nohost\"]\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains(":2: tuio.targets: entry 2 (\"nohost\") is not HOST:PORT"))
+    }
+
+    @Test func syntaxErrorGivesTheLine() async throws {
+        let r = try await check("[clock]\nrate_hz = = 3\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("percbridge.toml:2: (document): not valid TOML"))
+    }
+
+    @Test func everyProblemIsReportedNotOnlyTheFirst() async throws {
+        let r = try await check("[clock]\nrate_hz = 0\n[light_checks]\npatch_radius_mm = -1\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("clock.rate_hz"))
+        #expect(r.stderr.contains("light_checks.patch_radius_mm"))
+        #expect(r.stderr.contains("2 problems"))
+    }
+
+    @Test func missingFileIsExplained() async throws {
+        let r = try await offPool { try CLI.run(["config", "check", "/nonexistent/percbridge.toml"]) }
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("no such file"))
+    }
+}
