@@ -4,6 +4,7 @@ import Foundation
 import Histogram
 import Synchronization
 import PercSystem
+import PercEmulator
 
 /// Sends StartNotify-style notifications (PropertiesChanged of `Value`, as BlueZ does) from one
 /// connection through a private dbus-daemon to another and measures send → delivery, first
@@ -52,7 +53,7 @@ struct DBusSignalBench: AsyncParsableCommand {
         let handler = Latencies()
         let subscription = try await receiver.onPropertiesChange(sender: emitter.uniqueName, path: path,
                                                                  interface: "org.bluez.GattCharacteristic1") { change in
-            handler.record(change, at: DBusMonotonicClock.now())
+            handler.record(change, at: MonotonicClock.nanosecondsNow())
         }
         try await emit(from: emitter, at: path)
         try await handler.settle(expecting: count)
@@ -63,7 +64,7 @@ struct DBusSignalBench: AsyncParsableCommand {
                                                            interface: "org.bluez.GattCharacteristic1")
         let consumer = Task {
             for await change in changes {
-                stream.record(change, at: DBusMonotonicClock.now())
+                stream.record(change, at: MonotonicClock.nanosecondsNow())
                 if stream.received == count { break }
             }
         }
@@ -87,17 +88,17 @@ struct DBusSignalBench: AsyncParsableCommand {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             Thread {
                 do {
-                    var next = DBusMonotonicClock.now()
+                    var next = MonotonicClock.nanosecondsNow()
                     for seq in 0..<count {
                         var payload = [UInt8](repeating: 0, count: 12)
-                        let sent = DBusMonotonicClock.now()
+                        let sent = MonotonicClock.nanosecondsNow()
                         withUnsafeBytes(of: sent.littleEndian) { payload.replaceSubrange(0..<8, with: $0) }
                         withUnsafeBytes(of: UInt32(seq).littleEndian) { payload.replaceSubrange(8..<12, with: $0) }
                         try emitter.emitSignal(path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
                                                arguments: [.string("org.bluez.GattCharacteristic1"),
                                                            .stringVariantDictionary(["Value": .bytes(payload)]), .stringArray([])])
                         next += interval
-                        let now = DBusMonotonicClock.now()
+                        let now = MonotonicClock.nanosecondsNow()
                         if next > now { usleep(UInt32((next - now) / 1000)) }
                     }
                     done.resume()

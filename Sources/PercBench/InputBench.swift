@@ -64,11 +64,11 @@ struct InputBench: AsyncParsableCommand {
     /// through `blackHole`, so the optimizer cannot drop the work (or the baseline's).
     func rate(_ body: () -> Int) -> (perSecond: Double, sink: Int) {
         var sink = 0, n = 0
-        let start = PosixClock.now()
+        let start = MonotonicClock.now()
         var now = start
         repeat {
             for _ in 0..<10 { sink &+= body(); n += 1 }
-            now = PosixClock.now()
+            now = MonotonicClock.now()
         } while now - start < seconds
         blackHole(sink)
         return (Double(n) / (now - start), sink)
@@ -159,7 +159,7 @@ struct InputBench: AsyncParsableCommand {
         let gaps = Mutex(Histogram<UInt64>(highestTrackableValue: 1_000_000, numberOfSignificantValueDigits: .three))
         let last = Mutex<Seconds?>(nil)
         clock.start { frame in
-            let handed = PosixClock.now()
+            let handed = MonotonicClock.now()
             hist.withLock { h in for c in frame.contacts { _ = h.record(UInt64(max(0, (handed - c.arrival) * 1e6))) } }
             last.withLock { l in
                 if let p = l { _ = gaps.withLock { $0.record(UInt64(max(0, (frame.time - p) * 1e6))) } }
@@ -172,8 +172,8 @@ struct InputBench: AsyncParsableCommand {
             let o = InputOrigin(kind: .json, device: "bench")
             var id: Int64 = 0
             while !stop.load(ordering: .acquiring) {
-                PosixClock.sleep(until: PosixClock.now() + Double.random(in: 0.0002...0.002, using: &g))
-                let t = PosixClock.now()
+                MonotonicClock.sleep(until: MonotonicClock.now() + Double.random(in: 0.0002...0.002, using: &g))
+                let t = MonotonicClock.now()
                 id += 1
                 clock.add(ContactUpdate(origin: o, contactID: id % 10, phase: .move, position: Vec2(1, 1), time: t, arrival: t))
             }

@@ -81,11 +81,9 @@ struct ServiceBench: AsyncParsableCommand {
         }
     }
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
-
     func run() async throws {
         guard let binary = binaryPath ?? SiblingExecutable.path("percbridge") else {
-            throw Failure(description: "no percbridge beside \(SiblingExecutable.current): build it (swift build -c release) or give --binary PATH")
+            throw BenchFailure("no percbridge beside \(SiblingExecutable.current): build it (swift build -c release) or give --binary PATH")
         }
         print("service bench: \(binary) serve; \(percs) PERCs at \(fmt(percRate, 0)) Hz, \(fingers) fingers at \(fmt(rate, 0)) Hz, "
               + "\(clients) apps, \(fmt(seconds, 0)) s per phase, \(ProcessInfo.processInfo.activeProcessorCount) cores")

@@ -122,7 +122,7 @@ final class BenchWSReader: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let received = PosixClock.now()
+        let received = MonotonicClock.now()
         var incoming = unwrapInboundIn(data)
         buffer.writeBuffer(&incoming)
         if !upgraded {

@@ -22,7 +22,7 @@ struct BenchLatencyCycler {
     func run(until end: Seconds, between: () -> Void) async throws -> [BenchLatency.Transition] {
         var out: [BenchLatency.Transition] = []
         var k = 0
-        while PosixClock.now() < end {
+        while MonotonicClock.now() < end {
             let tangible = k + 1  // registry ids follow the order the bench registered them
             let address = addresses[k]
             if percRate > 0 { try await control.stopStream(address) }
@@ -46,10 +46,10 @@ struct BenchLatencyCycler {
 
     private func transition(_ k: Int, tangible: Int, fieldOn: Bool) async throws -> BenchLatency.Transition {
         try await Task.sleep(for: .microseconds(Int(Double.random(in: 0..<period) * 1e6)))
-        let called = PosixClock.now()
+        let called = MonotonicClock.now()
         try await control.sendV1(addresses[k], field: fieldOn ? 1 : 0, light: 0)
         var t = BenchLatency.Transition(perc: k, tangible: TangibleID(tangible), fieldOn: fieldOn, called: called)
-        while PosixClock.now() < called + timeout {
+        while MonotonicClock.now() < called + timeout {
             if let p = watcher.firstPacket(after: called, tangible: tangible, present: fieldOn) {
                 t.tuio = p.time
                 break

@@ -84,8 +84,8 @@ final class BenchWSProbeApp: Sendable {
             }
             .connect(host: "127.0.0.1", port: port).get()
         app.channel.withLock { $0 = ch }
-        let deadline = PosixClock.now() + 10
-        while !app.upgradedFlag.load(ordering: .acquiring), PosixClock.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let deadline = MonotonicClock.now() + 10
+        while !app.upgradedFlag.load(ordering: .acquiring), MonotonicClock.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         return app
     }
 
@@ -112,7 +112,7 @@ final class BenchTouchProbe: Sendable {
 
     static func start(port: Int) async throws -> BenchTouchProbe {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ServiceBench.Failure(description: "cannot open a UDP socket for the touch probe") }
+        guard fd >= 0 else { throw BenchFailure("cannot open a UDP socket for the touch probe") }
         return BenchTouchProbe(fd: fd, target: try SocketAddress(ipAddress: "127.0.0.1", port: port))
     }
 
@@ -120,7 +120,7 @@ final class BenchTouchProbe: Sendable {
     private func send(_ datagram: [UInt8]) -> Seconds {
         datagram.withUnsafeBytes { bytes in
             target.withSockAddr { address, length in
-                let start = PosixClock.now()
+                let start = MonotonicClock.now()
                 _ = sendto(fd, bytes.baseAddress, bytes.count, 0, address, socklen_t(length))
                 return start
             }
@@ -132,13 +132,13 @@ final class BenchTouchProbe: Sendable {
     func run(until end: Seconds, watcher: BenchTUIOWatcher, app: BenchWSProbeApp) async throws -> BenchTouchLatency {
         var result = BenchTouchLatency()
         var n = 0
-        while PosixClock.now() < end {
+        while MonotonicClock.now() < end {
             try await Task.sleep(for: .microseconds(Int.random(in: 10_000...30_000)))
             n += 1
             let position = BenchTouchLatency.position(n)
             let datagram = BenchTouchSender.frame(source: "percbridge-probe", alive: [1], sets: [(Int32(1), position)], fseq: Int32(n))
             let start = send(datagram)
-            while PosixClock.now() < start + 1 {
+            while MonotonicClock.now() < start + 1 {
                 if watcher.probeSeen(after: start, at: position) != nil, app.probeSeen(after: start, at: position) != nil { break }
                 try await Task.sleep(for: .milliseconds(2))
             }

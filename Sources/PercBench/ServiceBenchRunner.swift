@@ -39,7 +39,7 @@ struct BenchPhaseRunner {
                                               tuioOut: watcher.port, rateHz: rate, record: phase.latency || phase.evdev,
                                               clock: phase.clock, maxRateHz: maxRate, evdev: touchscreen))
         guard let http = await serve.httpPort(within: 30) else {
-            throw ServiceBench.Failure(description: "serve did not start within 30 s (\(phase.name)); its log:\n\(serve.log)")
+            throw BenchFailure("serve did not start within 30 s (\(phase.name)); its log:\n\(serve.log)")
         }
         result.linksUp = try await waitForLinks(phase.percs, http: http, serve: serve)
 
@@ -56,8 +56,8 @@ struct BenchPhaseRunner {
             let readers = phase.clients - (phase.stalled ? 1 : 0)
             let a = try await BenchWSClients.connect(port: http, readers: readers, stalled: phase.stalled)
             apps = a
-            let deadline = PosixClock.now() + 20
-            while a.upgraded < readers, PosixClock.now() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            let deadline = MonotonicClock.now() + 20
+            while a.upgraded < readers, MonotonicClock.now() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         }
         // The load and evdev phases time a probe finger to TUIO and to one app decoding every frame.
         let probeApp = phase.touchProbe || phase.evdev ? try await BenchWSProbeApp.connect(port: http) : nil
@@ -69,7 +69,7 @@ struct BenchPhaseRunner {
         watcher.reset()
         apps?.startMeasuring()
         result.loadBefore = BenchProc.load1()
-        let start = PosixClock.now()
+        let start = MonotonicClock.now()
         let cpu0 = (BenchProc.cpuSeconds(serve.pid) ?? 0, BenchProc.cpuSeconds(emulator.emulatorPID) ?? 0,
                     BenchProc.cpuSeconds(BenchProc.selfPID) ?? 0)
         var rss = [BenchProc.rssKiB(serve.pid) ?? 0]
@@ -80,13 +80,13 @@ struct BenchPhaseRunner {
                                             period: 1 / rate, percRate: percRate)
             transitions = try await cycler.run(until: start + seconds) { rss.append(BenchProc.rssKiB(serve.pid) ?? 0) }
         } else {
-            while PosixClock.now() < start + seconds {
+            while MonotonicClock.now() < start + seconds {
                 try await Task.sleep(for: .milliseconds(250))
                 rss.append(BenchProc.rssKiB(serve.pid) ?? 0)
             }
         }
         if let probing { result.touch = try await probing.value }
-        let end = PosixClock.now()
+        let end = MonotonicClock.now()
         result.seconds = end - start
         result.serveCPU = (BenchProc.cpuSeconds(serve.pid) ?? cpu0.0) - cpu0.0
         result.emulatorCPU = (BenchProc.cpuSeconds(emulator.emulatorPID) ?? cpu0.1) - cpu0.1
@@ -130,21 +130,21 @@ struct BenchPhaseRunner {
             touch.add(since: c.arrival, position: c.position, watcher: watcher, app: app)
         }
         if touch.moves == 0 {
-            throw ServiceBench.Failure(description: "the evdev phase recorded no touch from the umockdev touchscreen; serve's log:\n\(serve.log)")
+            throw BenchFailure("the evdev phase recorded no touch from the umockdev touchscreen; serve's log:\n\(serve.log)")
         }
         return touch
     }
 
     /// Waits until serve reports `count` PERC links up; returns how many were.
     private func waitForLinks(_ count: Int, http: Int, serve: BenchServeChild) async throws -> Int {
-        let deadline = PosixClock.now() + 30
+        let deadline = MonotonicClock.now() + 30
         var up = 0
         repeat {
             up = Int(await BenchHTTP.metrics(port: http)["percbridge_links_connected"] ?? 0)
             if up >= count { return up }
             try await Task.sleep(for: .milliseconds(100))
-        } while PosixClock.now() < deadline && serve.isRunning
-        throw ServiceBench.Failure(description: "only \(up) of \(count) PERC links came up within 30 s (\(phase.name)); serve's log:\n\(serve.log)")
+        } while MonotonicClock.now() < deadline && serve.isRunning
+        throw BenchFailure("only \(up) of \(count) PERC links came up within 30 s (\(phase.name)); serve's log:\n\(serve.log)")
     }
 
     /// Puts each PERC on the surface in turn: markers down, then field on a few frames later
@@ -157,8 +157,8 @@ struct BenchPhaseRunner {
             try await control.sendV1(address, field: 1, light: 0)
             try await Task.sleep(for: .milliseconds(250))
         }
-        let deadline = PosixClock.now() + 3
-        while (watcher.latest?.present.count ?? 0) < addresses.count, PosixClock.now() < deadline {
+        let deadline = MonotonicClock.now() + 3
+        while (watcher.latest?.present.count ?? 0) < addresses.count, MonotonicClock.now() < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
     }

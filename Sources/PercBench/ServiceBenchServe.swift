@@ -105,8 +105,8 @@ final class BenchServeChild: @unchecked Sendable {
 
     /// The HTTP port serve bound (it logs "… on http://127.0.0.1:PORT/"), nil after `seconds`.
     func httpPort(within seconds: Double) async -> Int? {
-        let deadline = PosixClock.now() + seconds
-        while PosixClock.now() < deadline, isRunning {
+        let deadline = MonotonicClock.now() + seconds
+        while MonotonicClock.now() < deadline, isRunning {
             if let range = log.range(of: "on http://127.0.0.1:") {
                 let digits = log[range.upperBound...].prefix { $0.isNumber }
                 if let port = Int(digits) { return port }
@@ -123,8 +123,8 @@ final class BenchServeChild: @unchecked Sendable {
         if process.isRunning {
             let serve = pid
             kill(serve, SIGTERM)
-            let deadline = PosixClock.now() + grace
-            while process.isRunning && PosixClock.now() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            let deadline = MonotonicClock.now() + grace
+            while process.isRunning && MonotonicClock.now() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
             if process.isRunning { kill(serve, SIGKILL); kill(process.processIdentifier, SIGKILL) }
             while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
         }

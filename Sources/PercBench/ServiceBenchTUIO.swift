@@ -55,7 +55,7 @@ final class BenchTUIOWatcher: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(DatagramHandler { bytes, _, _ in
-                        watcher.received(bytes, at: PosixClock.now())
+                        watcher.received(bytes, at: MonotonicClock.now())
                     })
                 }
             }

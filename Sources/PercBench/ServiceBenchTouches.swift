@@ -75,12 +75,12 @@ final class BenchTouchSender: Sendable {
 
     private func loop() {
         let period = 1 / rateHz
-        var deadline = PosixClock.now()
+        var deadline = MonotonicClock.now()
         let start = deadline
         while running.load(ordering: .acquiring) {
             deadline += period
-            PosixClock.sleep(until: deadline)
-            let now = PosixClock.now()
+            MonotonicClock.sleep(until: deadline)
+            let now = MonotonicClock.now()
             if now - deadline > period { deadline = now }  // we were descheduled: no burst of late frames
             for datagram in datagrams(at: now - start) {
                 let buffer = channel.allocator.buffer(bytes: datagram)

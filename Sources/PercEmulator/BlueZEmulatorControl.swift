@@ -3,16 +3,16 @@ import PercSystem
 
 /// Drives the emulator (scripts/bluez-emulator/README.md lists what each call does).
 public struct BlueZEmulatorControl: Sendable {
-    public static let name = "org.percbridge.BlueZEmulator"
-    public static let path: DBusObjectPath = "/org/percbridge/BlueZEmulator"
-    public static let interface = "org.percbridge.BlueZEmulator1"
+    static let name = "org.percbridge.BlueZEmulator"
+    static let path: DBusObjectPath = "/org/percbridge/BlueZEmulator"
+    static let interface = "org.percbridge.BlueZEmulator1"
 
-    public let connection: DBusConnection
+    let connection: DBusConnection
 
     public init(connection: DBusConnection) { self.connection = connection }
 
     @discardableResult
-    public func call(_ member: String, _ args: [DBusValue] = []) async throws -> DBusReply {
+    func call(_ member: String, _ args: [DBusValue] = []) async throws -> DBusReply {
         try await connection.call(destination: Self.name, path: Self.path, interface: Self.interface, member: member,
                                   arguments: args, timeout: .seconds(10))
     }

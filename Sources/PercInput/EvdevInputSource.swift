@@ -49,19 +49,19 @@ public final class EvdevInputSource: InputSource {
                 done.withLock { $0 = cont }
                 let thread = Thread { [self] in
                     var decoder = initial // owned by this thread only
-                    var lastEvent = PosixClock.now()
+                    var lastEvent = MonotonicClock.now()
                     var result: (any Error)?
                     loop: while !stop.load(ordering: .acquiring) {
                         switch dev.read(timeout: 0.1) {
                         case .timeout:
-                            if let idle = idleTimeout, PosixClock.now() - lastEvent > idle { break loop }
+                            if let idle = idleTimeout, MonotonicClock.now() - lastEvent > idle { break loop }
                         case .closed(let why):
                             result = EvdevDevice.Failure(description: "\(path): \(why)")
                             break loop
                         case .events(let events):
-                            let arrival = PosixClock.now()
+                            let arrival = MonotonicClock.now()
                             lastEvent = arrival
-                            let shift = monotonic ? 0 : PosixClock.realtimeOffset()
+                            let shift = monotonic ? 0 : MonotonicClock.realtimeOffset()
                             var out: [ContactUpdate] = []
                             for var e in events {
                                 e.time -= shift

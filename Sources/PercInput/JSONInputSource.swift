@@ -35,7 +35,7 @@ public final class JSONInputSource: InputSource {
     }
 
     func decode(_ doc: [UInt8], from sender: String, sink: @Sendable ([ContactUpdate]) -> Void) {
-        let arrival = PosixClock.now()
+        let arrival = MonotonicClock.now()
         var out: [ContactUpdate] = []
         decoders.withLock { all in
             var d = all[sender] ?? JSONContactDecoder(origin: InputOrigin(kind: .json, device: sender), surfaceSize: surfaceSize, unitScale: unitScale)

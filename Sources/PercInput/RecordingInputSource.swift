@@ -22,7 +22,7 @@ public struct RecordingInputSource: InputSource {
 
     public func run(sink: @escaping @Sendable ([ContactUpdate]) -> Void) async throws {
         guard let first = decoded.updates.first?.time else { return }
-        let start = PosixClock.now()
+        let start = MonotonicClock.now()
         var i = 0
         let all = decoded.updates
         while i < all.count {
@@ -30,9 +30,9 @@ public struct RecordingInputSource: InputSource {
             var batch: [ContactUpdate] = []
             while i < all.count, all[i].time == t { batch.append(all[i]); i += 1 }
             let due = start + (t - first) / speed
-            let wait = due - PosixClock.now()
+            let wait = due - MonotonicClock.now()
             if wait > 0 { try await Task.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
-            let now = PosixClock.now()
+            let now = MonotonicClock.now()
             sink(batch.map { u in
                 var u = u
                 u.origin = InputOrigin(kind: .recording, device: u.origin.device)

@@ -45,7 +45,7 @@ public final class UDPTUIOSource: InputSource {
                             self.drops?.dropped(["tuio_sender_not_allowed": 1], example: "sender \(sender) is not in allow_from")
                             return
                         }
-                        let arrival = PosixClock.now()
+                        let arrival = MonotonicClock.now()
                         var out: [ContactUpdate] = []
                         let dropped = self.decoder.withLock { d in
                             d.feed(datagram: bytes, sender: sender, arrival: arrival, into: &out)
@@ -63,7 +63,7 @@ public final class UDPTUIOSource: InputSource {
         let period = TimeAmount.nanoseconds(Int64(min(0.25, timeout / 4) * 1e9))
         let task = ch.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { [self] _ in
             var out: [ContactUpdate] = []
-            let now = PosixClock.now()
+            let now = MonotonicClock.now()
             let dropped = decoder.withLock { d in
                 d.expire(now: now, into: &out)
                 return d.takeDrops()

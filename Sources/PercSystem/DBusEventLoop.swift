@@ -119,7 +119,7 @@ final class DBusEventLoop: @unchecked Sendable {
     @discardableResult
     func send(_ message: DBusMessageRef, timeout: Duration, what: @autoclosure () -> String,
               complete: @escaping @Sendable (Result<DBusReply, any Error>) -> Void) -> UInt32? {
-        let deadline = DBusMonotonicClock.now() &+ DBusMonotonicClock.nanoseconds(timeout)
+        let deadline = MonotonicClock.nanosecondsNow() &+ MonotonicClock.nanoseconds(timeout)
         let description = what()
         var wake = false
         let result: Result<UInt32, DBusError> = state.withLock { s in
@@ -297,7 +297,7 @@ final class DBusEventLoop: @unchecked Sendable {
         var fds = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         // Messages that arrived while connecting (e.g. NameAcquired) are already queued.
-        wokeAt = DBusMonotonicClock.now()
+        wokeAt = MonotonicClock.nanosecondsNow()
         dispatchAll()
         // Bytes left unread after a round in which nothing could be dispatched (nil: none such).
         var unreadAfterIdleRound: Int32?
@@ -313,7 +313,7 @@ final class DBusEventLoop: @unchecked Sendable {
             fds[0].revents = 0
             fds[1].revents = 0
             let rc = poll(&fds, 2, Self.pollTimeout(until: deadline))
-            wokeAt = DBusMonotonicClock.now()
+            wokeAt = MonotonicClock.nanosecondsNow()
             if rc < 0, errno != EINTR {
                 logger.error("D-Bus event loop: poll failed (errno \(errno)); closing the connection")
                 break
@@ -363,7 +363,7 @@ final class DBusEventLoop: @unchecked Sendable {
 
     private static func pollTimeout(until deadline: UInt64) -> Int32 {
         if deadline == .max { return -1 }
-        let now = DBusMonotonicClock.now()
+        let now = MonotonicClock.nanosecondsNow()
         if deadline <= now { return 0 }
         // Round up so that we never wake just before the deadline and spin.
         let ms = (deadline - now + 999_999) / 1_000_000
@@ -371,7 +371,7 @@ final class DBusEventLoop: @unchecked Sendable {
     }
 
     private func expireTimeouts() {
-        let now = DBusMonotonicClock.now()
+        let now = MonotonicClock.nanosecondsNow()
         let expired: [Pending] = state.withLock { s in
             guard s.pollDeadline <= now else { return [] }
             let serials = s.pending.filter { $0.value.deadline <= now }.map(\.key)

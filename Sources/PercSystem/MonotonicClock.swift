@@ -1,10 +1,49 @@
-// The service's timeline: seconds of CLOCK_MONOTONIC, shared by every input and output.
-import Dispatch
+// The service's timeline: CLOCK_MONOTONIC read (clock_gettime) and slept on (clock_nanosleep), wrapped once.
+import Glibc
 
-/// The service's timeline: seconds of CLOCK_MONOTONIC, read through Dispatch.
+/// The one clock every input, output and the D-Bus layer stamp with: CLOCK_MONOTONIC, the
+/// clock evdev events (after EVIOCSCLOCKID) and BlueZ arrivals share.
 public enum MonotonicClock {
-    /// Now, in seconds since boot (CLOCK_MONOTONIC, the clock evdev and BlueZ events are put on).
+    /// Now, in nanoseconds since boot (the D-Bus layer's arrival stamps and call deadlines).
+    public static func nanosecondsNow() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Now, in seconds since boot.
     @Sendable public static func now() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        Double(nanosecondsNow()) / 1e9
+    }
+
+    /// CLOCK_REALTIME minus CLOCK_MONOTONIC now: maps wall-clock event times (a device that
+    /// refused EVIOCSCLOCKID) onto the monotonic timeline.
+    public static func realtimeOffset() -> Double {
+        var rt = timespec(), mono = timespec()
+        clock_gettime(CLOCK_REALTIME, &rt)
+        clock_gettime(CLOCK_MONOTONIC, &mono)
+        return (Double(rt.tv_sec) - Double(mono.tv_sec)) + (Double(rt.tv_nsec) - Double(mono.tv_nsec)) / 1e9
+    }
+
+    /// Sleeps until the clock reaches `deadline` seconds (absolute, so no drift accumulates
+    /// over many ticks); retried on EINTR. Returns at once when the deadline has passed.
+    public static func sleep(until deadline: Double) {
+        guard deadline.isFinite, deadline > 0 else { return }
+        var ts = timespec()
+        let whole = deadline.rounded(.down)
+        ts.tv_sec = Int(whole)
+        ts.tv_nsec = min(Int((deadline - whole) * 1e9), 999_999_999)
+        while true {
+            let rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+            if rc != EINTR { return }
+        }
+    }
+
+    /// `duration` in nanoseconds, clamped to 0...(about 292 years).
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        guard seconds < Int64(UInt64.max / 1_000_000_000) - 1 else { return UInt64.max / 2 }
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 }

@@ -51,7 +51,7 @@ public final class FrameTicker: Sendable {
     /// Starts the thread. `onTick` gets the frame time (CLOCK_MONOTONIC seconds).
     public func start(onTick: @escaping @Sendable (Seconds) -> Void) {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        schedule.withLock { $0.start(at: PosixClock.now()) }
+        schedule.withLock { $0.start(at: MonotonicClock.now()) }
         let t = Thread { [self] in
             run(onTick)
             done.signal()
@@ -80,13 +80,13 @@ public final class FrameTicker: Sendable {
         while running.load(ordering: .acquiring) {
             let deadline = schedule.withLock { $0.nextDeadline }
             if follow {
-                let wait = max(0, deadline - PosixClock.now())
+                let wait = max(0, deadline - MonotonicClock.now())
                 _ = wake.wait(timeout: .now() + .nanoseconds(Int(wait * 1e9)))
             } else {
-                PosixClock.sleep(until: deadline)
+                MonotonicClock.sleep(until: deadline)
             }
             guard running.load(ordering: .acquiring) else { break }
-            let now = PosixClock.now()
+            let now = MonotonicClock.now()
             let presented = pendingPresented.withLock { p -> [Seconds] in defer { p.removeAll() }; return p }
             var cuts: [Seconds] = []
             schedule.withLock { s in
@@ -103,7 +103,7 @@ public final class FrameTicker: Sendable {
         while running.load(ordering: .acquiring) {
             let input = pendingInput.load(ordering: .acquiring)
             let deadline = schedule.withLock { s in input ? max(s.earliestInputCut, -1) : s.nextDeadline }
-            let wait = deadline - PosixClock.now()
+            let wait = deadline - MonotonicClock.now()
             if wait > 0 {
                 if deadline.isFinite {
                     _ = wake.wait(timeout: .now() + .nanoseconds(Int(min(wait, 3600) * 1e9)))
@@ -112,7 +112,7 @@ public final class FrameTicker: Sendable {
                 }
             }
             guard running.load(ordering: .acquiring) else { break }
-            let now = PosixClock.now()
+            let now = MonotonicClock.now()
             let presented = pendingPresented.withLock { p -> [Seconds] in defer { p.removeAll() }; return p }
             var cuts: [Seconds] = []
             schedule.withLock { s in

@@ -80,7 +80,7 @@ public final class Recorder: Sendable {
             if start { writer.async { self.drain() } }
             if queued { return }
             if !waited { waited = true; state.withLock { $0.stalls += 1 } }
-            PosixClock.sleep(until: PosixClock.now() + 0.001)
+            MonotonicClock.sleep(until: MonotonicClock.now() + 0.001)
         }
     }
 

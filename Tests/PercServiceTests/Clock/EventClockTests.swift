@@ -54,7 +54,7 @@ import PercTestSupport
         try await Task.sleep(for: .milliseconds(200))
         #expect(frames.withLock { $0.isEmpty }, "no frames without input")
         let o = InputOrigin(kind: .json, device: "t")
-        let t0 = PosixClock.now()
+        let t0 = MonotonicClock.now()
         clock.add(contacts: [ContactUpdate(origin: o, contactID: 1, phase: .begin, position: .zero, time: t0, arrival: t0)])
         #expect(await eventually(2) { frames.withLock { $0.count == 1 } })
         try await Task.sleep(for: .milliseconds(200))

@@ -57,11 +57,11 @@ import PercSystem
         let times = Mutex<[Seconds]>([])
         clock.start { f in times.withLock { $0.append(f.time) } }
         let o = InputOrigin(kind: .json, device: "t")
-        let t0 = PosixClock.now()
+        let t0 = MonotonicClock.now()
         clock.add(ContactUpdate(origin: o, contactID: 9, phase: .begin, position: .zero, time: t0, arrival: t0))
         try await Task.sleep(for: .milliseconds(300))
         clock.stop()
-        let elapsed = PosixClock.now() - t0
+        let elapsed = MonotonicClock.now() - t0
         let ts = times.withLock { $0 }
         // The ticker follows absolute deadlines: however long a loaded machine kept this test
         // asleep, it never ticks faster than 200 Hz over the time that really passed.
@@ -82,7 +82,7 @@ import PercSystem
         let clock = FrameClock(mode: .followPresented(fallbackHz: 0.05)) // fallback tick only after 20 s
         let times = Mutex<[Seconds]>([])
         clock.start { f in times.withLock { $0.append(f.time) } }
-        let now = PosixClock.now()
+        let now = MonotonicClock.now()
         clock.add(PresentedOverlay(overlayID: 1, from: now))
         try await Task.sleep(for: .milliseconds(100))
         clock.add(PresentedOverlay(overlayID: 2, from: now + 0.05))

@@ -25,7 +25,7 @@ import PercTestSupport
             g.addTask {
                 let o = InputOrigin(kind: .evdev, device: "panel")
                 for i in 0..<200 {
-                    let t = PosixClock.now()
+                    let t = MonotonicClock.now()
                     clock.add(ContactUpdate(origin: o, contactID: Int64(i % 3), phase: .move, position: Vec2(Double(i) / 3, 1.0 / 3),
                                             major: i % 2 == 0 ? 7.1 : nil, time: t - 0.001, arrival: t))
                     try? await Task.sleep(for: .microseconds(700))
@@ -33,8 +33,8 @@ import PercTestSupport
             }
             g.addTask {
                 for i in 0..<50 {
-                    clock.add(SensorEvent(tangible: 2, kind: .light, value: i % 2, sequence: UInt16(i), deviceTime: UInt32(i * 1000), arrival: PosixClock.now()))
-                    if i % 10 == 0 { clock.add(PresentedOverlay(overlayID: UInt64(i), from: PosixClock.now())) }
+                    clock.add(SensorEvent(tangible: 2, kind: .light, value: i % 2, sequence: UInt16(i), deviceTime: UInt32(i * 1000), arrival: MonotonicClock.now()))
+                    if i % 10 == 0 { clock.add(PresentedOverlay(overlayID: UInt64(i), from: MonotonicClock.now())) }
                     try? await Task.sleep(for: .milliseconds(2))
                 }
             }

@@ -23,7 +23,7 @@ import PercTestSupport
             digests.withLock { $0.append(d) }
         }
         let o = InputOrigin(kind: .json, device: "table")
-        func now() -> Double { PosixClock.now() }
+        func now() -> Double { MonotonicClock.now() }
         clock.add(SensorEvent(tangible: 1, kind: .link, value: 1, arrival: now()))
         try await Task.sleep(for: .milliseconds(20))
         clock.add(SensorEvent(tangible: 1, kind: .field, value: 1, arrival: now()))
@@ -75,13 +75,13 @@ import PercTestSupport
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pb-replay-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = try await liveRun(path: path)
-        let r = try await Helper.offload { try CLI.run(["replay", path]) }
+        let r = try await offPool { try CLI.run(["replay", path]) }
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("all identical to the live run"))
         var text = try String(contentsOfFile: path, encoding: .utf8)
         text = text.replacingOccurrences(of: #""x":800"#, with: #""x":802"#)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let bad = try await Helper.offload { try CLI.run(["replay", path]) }
+        let bad = try await offPool { try CLI.run(["replay", path]) }
         #expect(bad.status == 1 && bad.stdout.contains("differ (first: frame"))
     }
 }

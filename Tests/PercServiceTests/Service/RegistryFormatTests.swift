@@ -92,7 +92,7 @@ import PercTestSupport
         """.write(toFile: config, atomically: true, encoding: .utf8)
         try #"{"version": 2, "tangibles": [{"id": 1, "name": "red", "markers": [[0,0],[30,0],[0,30]], "light_white_value": "white"}]}"#
             .write(toFile: registry, atomically: true, encoding: .utf8)
-        let bad = try await Helper.offload { try CLI.run(["serve", "--config", config]) }
+        let bad = try await offPool { try CLI.run(["serve", "--config", config]) }
         #expect(bad.status == 78, "\(bad.stderr)")
         #expect(bad.stderr.hasPrefix("percbridge: error: tangible registry \(registry)") && bad.stderr.contains(#"tangible 1 ("red"): key "light_white_value""#), "\(bad.stderr)")
     }

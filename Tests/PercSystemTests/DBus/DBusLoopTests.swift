@@ -41,14 +41,14 @@ import PercTestSupport
         // (sent, received, handler) per notification.
         let seen = Mutex<[(UInt64, UInt64, UInt64)]>([])
         let subscription = try await receiver.onPropertiesChange(sender: emitter.uniqueName, path: Self.path) { change in
-            let now = DBusMonotonicClock.now()
+            let now = MonotonicClock.nanosecondsNow()
             guard let bytes = change.changed["Value"]?.bytes, bytes.count == 12 else { return }
             let sent = bytes[0..<8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             seen.withLock { $0.append((sent, change.receivedAtNanoseconds, now)) }
         }
         defer { subscription.cancel() }
         for seq in 0..<100 {
-            try Self.emit(emitter, stamp: DBusMonotonicClock.now(), seq: UInt32(seq))
+            try Self.emit(emitter, stamp: MonotonicClock.nanosecondsNow(), seq: UInt32(seq))
             try await Task.sleep(for: .milliseconds(2))
         }
         let deadline = ContinuousClock.now + .seconds(30)
@@ -86,7 +86,7 @@ import PercTestSupport
             return try await group.reduce(0, +)
         }
         for seq in 0..<signals {
-            try Self.emit(emitter, stamp: DBusMonotonicClock.now(), seq: UInt32(seq))
+            try Self.emit(emitter, stamp: MonotonicClock.nanosecondsNow(), seq: UInt32(seq))
             if seq % 100 == 99 { try await Task.sleep(for: .milliseconds(1)) }
         }
         #expect(try await calls == callers * callsEach)

@@ -10,16 +10,8 @@ public enum Helper {
 
     public struct Output: Sendable { public var status: Int32; public var stdout: String; public var stderr: String }
 
-    /// Runs blocking work (a child process) off the cooperative pool, so waiting for it does
-    /// not starve other tests' tasks (the pool has one thread per core).
-    public static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { c in
-            Thread { c.resume(with: Result { try work() }) }.start()
-        }
-    }
-
     public static func runAsync(_ exe: String, _ args: [String], timeout: Double = 20) async throws -> Output {
-        try await offload { try run(exe, args, timeout: timeout) }
+        try await offPool { try run(exe, args, timeout: timeout) }
     }
 
     /// Runs a program to its end (killed after `timeout` s), returning its output.

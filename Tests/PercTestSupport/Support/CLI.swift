@@ -14,7 +14,8 @@ public enum CLI {
         return URL(fileURLWithPath: ".build/debug/percbridge")
     }
 
-    public struct Result: Sendable { public var status: Int32; public var stdout: String; public var stderr: String }
+    /// Exit status and output: the same record as `Helper.run` gives.
+    public typealias Result = Helper.Output
 
     public static func run(_ args: [String], environment: [String: String]? = nil) throws -> Result {
         let p = Process()

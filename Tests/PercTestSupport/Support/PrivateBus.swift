@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import PercSystem
+import PercEmulator
 
 /// A child process that is killed by pid in `stop()` and in `deinit` (also when a test fails).
 public final class TestProcess: @unchecked Sendable {

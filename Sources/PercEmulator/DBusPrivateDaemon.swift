@@ -1,6 +1,7 @@
-// A private dbus-daemon in a temp dir (config file + socket), for benchmarks, tests and demos.
+// A private dbus-daemon in a temp dir (config file + socket), for the benchmarks and the tests.
 import Foundation
 import Glibc
+import PercSystem
 
 /// Starts `dbus-daemon` with its own config and socket in a fresh temp dir and knows its
 /// address. `stop()` (also run by `deinit`) kills it by pid and removes the dir.
@@ -60,9 +61,9 @@ public final class DBusPrivateDaemon: @unchecked Sendable {
     /// One line from `fd`, or nil at EOF or after `timeout` seconds.
     public static func readLine(_ fd: Int32, timeout: Double) -> String? {
         var bytes: [UInt8] = []
-        let deadline = DBusMonotonicClock.now() + UInt64(timeout * 1e9)
+        let deadline = MonotonicClock.nanosecondsNow() + UInt64(timeout * 1e9)
         while true {
-            let now = DBusMonotonicClock.now()
+            let now = MonotonicClock.nanosecondsNow()
             guard now < deadline else { return nil }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, Int32((deadline - now) / 1_000_000) + 1) > 0 else { continue }
