@@ -67,7 +67,9 @@ import PercTestSupport
         let bundles = try #require(report["bundles"] as? Int)
         let window = try #require(report["window_seconds"] as? Double)
         let sendSeconds = try #require(report["send_seconds"] as? Double)
-        #expect(sendSeconds < 1.5, "the probe could not send at ~2 kHz (\(sendSeconds) s for 2000)")
+        // The cap is only exercised while updates come faster than it: at least twice the
+        // cap's 250 Hz (a loaded CI machine may not reach the 2 kHz asked for).
+        #expect(2000 / sendSeconds >= 500, "the probe sent at \(Int(2000 / sendSeconds)) Hz, not above twice the cap (\(sendSeconds) s for 2000)")
         #expect(bundles <= Int((250 + 10) * window) + 2, "\(bundles) bundles in \(window) s")
         #expect(bundles >= 50, "event mode kept cutting during the burst: \(bundles) bundles")
         #expect(report["fseq_bad"] as? Int == 0)
