@@ -32,6 +32,7 @@ struct AccuracyBench: ParsableCommand {
           swift build -c release && .build/release/percbridge-bench accuracy
           percbridge-bench accuracy --cases 2000 --seed 9
           percbridge-bench accuracy --checker sequential
+          percbridge-bench accuracy --no-display
         """
     )
 
@@ -45,6 +46,9 @@ struct AccuracyBench: ParsableCommand {
 
     @Option(help: "Who draws the light checks: lightcheck (the LightCheck scheduler) or sequential.")
     var checker: Checker = .lightcheck
+
+    @Flag(help: "No app draws the overlay (every frame says drawing = false): no light check can run, PERCs are guessed from their traces. Shows what `serve` does with no drawing app.")
+    var noDisplay = false
 
     @Option(help: "Play only the case with this index and print PERC 1's events against the truth.")
     var show: Int?
@@ -109,7 +113,8 @@ struct AccuracyBench: ParsableCommand {
             if let r = recognisedAfter { _ = latency.record(UInt64(max(0, r) * 1_000_000)) }
         }
         func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
-        print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, light checks by \(checker.rawValue) in the simulator")
+        print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, "
+              + (noDisplay ? "no display (no light check can run)" : "light checks by \(checker.rawValue) in the simulator"))
         print("correct      \(pct(counts["correct"] ?? 0))")
         print("wrong-trace  \(pct(counts["wrong"] ?? 0))   target < 0.1%")
         print("missed       \(pct(counts["missed"] ?? 0))   of them \(missedReduced) with fewer than three marker touches at placement")
@@ -158,7 +163,8 @@ struct AccuracyBench: ParsableCommand {
         var ownRejected = false
         var lastTouchToRecognised: Seconds?
         while !runner.isFinished {
-            let frame = runner.nextFrame()
+            var frame = runner.nextFrame()
+            if noDisplay { frame.drawing = false }
             let out = engine.step(frame, outcomes: outcomes)
             switch checker {
             case .sequential:

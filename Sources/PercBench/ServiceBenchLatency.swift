@@ -58,15 +58,17 @@ struct BenchLatency {
         var out: [Recorded] = []
         var waiting: [Int] = []  // indices into `out` not yet in a frame
         for line in text.split(separator: "\n") {
-            // Keys are sorted: only these two kinds start with "kind" (contacts are skipped unread).
-            guard line.hasPrefix("{\"kind\":\"sensor\"") || line.hasPrefix("{\"kind\":\"frame\"") else { continue }
+            // Keys are sorted: sensor and frame lines start with "kind", a frame without a drawing
+            // app with "drawing" first (contacts are skipped unread).
+            guard line.hasPrefix("{\"kind\":\"sensor\"") || line.hasPrefix("{\"kind\":\"frame\"")
+                    || line.hasPrefix("{\"drawing\":false,\"kind\":\"frame\"") else { continue }
             guard let entry = try? decoder.decode(RecordEntry.self, from: Data(line.utf8)) else { continue }
             switch entry {
             case .sensor(let e) where e.kind == .field:
                 guard let deviceTime = e.deviceTime else { continue }
                 waiting.append(out.count)
                 out.append(Recorded(tangible: e.tangible, value: e.value, deviceTime: deviceTime, arrival: e.arrival))
-            case .frame(_, let time):
+            case .frame(_, let time, _):
                 for i in waiting { out[i].tick = time }
                 waiting.removeAll()
             default: break

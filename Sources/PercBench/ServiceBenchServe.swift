@@ -131,7 +131,12 @@ final class BenchServeChild: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    func removeFiles() { try? FileManager.default.removeItem(at: dir) }
+    /// Removes serve's temp dir (config, registry, serve.log, run.jsonl), unless
+    /// PERCBRIDGE_KEEP_TMP=1 asks to keep it for a look (as the tests do).
+    func removeFiles() {
+        guard ProcessInfo.processInfo.environment["PERCBRIDGE_KEEP_TMP"] != "1" else { return }
+        try? FileManager.default.removeItem(at: dir)
+    }
 
     deinit {
         if process.isRunning {

@@ -12,8 +12,27 @@ extension Engine {
         switch slots[i].perc!.state {
         case .onSurface: return .lightOnly
         case .resting(let r): return .resting(r.pose, r.origin, r.provenanceBefore, r.since)
-        case .notInRange, .inRange, .tracked: return .none
+        // An unchecked guess is offered a search once checks can run (it withdraws itself).
+        case .tracked(let t, _, _): return t.unchecked && canCheck(i) ? .lightOnly : .none
+        case .notInRange, .inRange: return .none
         }
+    }
+
+    /// Whether tangible `i` can be light-checked this frame: the overlay reaches a display
+    /// and its light sensor's offset is known.
+    private func canCheck(_ i: Int) -> Bool { drawing && slots[i].definition.lightSensorOffset != nil }
+
+    /// With no light check to decide, a triple that several searching PERCs could take goes
+    /// to the one whose field came on nearest the time its traces began (ties: the lower
+    /// id). Every claimant computes the same order, so exactly one of them takes it.
+    private func ownsByTiming(_ c: Candidate, _ i: Int, against rivals: [Int]) -> Bool {
+        let began = (c.earliestBegin + c.latestBegin) / 2
+        func key(_ k: Int) -> (Double, TangibleID)? {
+            guard let f = slots[k].perc?.fieldOnAt else { return nil }
+            return (abs(began - f), slots[k].id)
+        }
+        guard let mine = key(i) else { return false }
+        return rivals.allSatisfy { j in key(j).map { mine < $0 } ?? true }
     }
 
     /// Triples of a running identify check keep the marker assignment they are being
@@ -116,6 +135,7 @@ extension Engine {
                 }
             }
             var obs = SearchObservation()
+            obs.canCheck = canCheck(i)
             switch w {
             case .none:
                 continue
@@ -127,7 +147,12 @@ extension Engine {
                         return h == id || pendingGuessers.contains(h) || index[h].map { slots[$0].perc?.hasPendingGuess == true } == true
                     }
                 }
-                for c in obs.windowTriples where c.traceSet.contains(where: { (claimants[$0] ?? []).contains { $0 != id } }) {
+                for c in obs.windowTriples {
+                    let rivals = Set(c.traceSet.flatMap { claimants[$0] ?? [] }).subtracting([id])
+                    guard !rivals.isEmpty else { continue }
+                    // (Not while a rival holds it as its pending guess: it decides at its window's end.)
+                    let free = c.traceSet.allSatisfy { scene.holder(of: $0).map { $0 == id } ?? true }
+                    if !obs.canCheck, free, ownsByTiming(c, i, against: rivals.compactMap { index[$0] }) { continue }
                     obs.contested.insert(c.traceSet)
                 }
                 if case .window(let f) = w, scene.now >= f + config.timeWindow {
@@ -150,12 +175,18 @@ extension Engine {
                     }
                     // A triple another searching tangible could take too is no sole survivor
                     // to take unchecked (two PERCs set down together: one took the other's).
-                    if obs.verifying.count == 1, !obs.verifying[0].isTuple {
-                        let set = obs.verifying[0].traceSet
+                    // With no light check possible every verifying triple is a guess to take,
+                    // so each is checked for rivals; a rival loses by timing (`ownsByTiming`).
+                    for c in obs.verifying where !c.isTuple && (obs.verifying.count == 1 || !obs.canCheck) {
+                        let set = c.traceSet
+                        var rivals: [Int] = []
                         for (j, wj) in wants where j != i {
                             if case .resting = wj { continue }
-                            if triples(j, &scene).contains(where: { $0.traceSet == set }) { obs.contested.insert(set); break }
+                            if triples(j, &scene).contains(where: { $0.traceSet == set }) { rivals.append(j) }
                         }
+                        guard !rivals.isEmpty else { continue }
+                        if !obs.canCheck, ownsByTiming(c, i, against: rivals) { continue }
+                        obs.contested.insert(set)
                     }
                 }
             case .lightOnly:
@@ -175,6 +206,7 @@ extension Engine {
                 // so the phase change and its first light check happen in the same frame.
                 if case .window = w, slots[i].perc!.searchPhase == .lightOnly {
                     var again = SearchObservation()
+                    again.canCheck = obs.canCheck
                     again.triples = triples(i, &scene).filter { open($0, scene) }
                     again.tuples = tuples(i, &scene).filter { open($0, scene) }
                     if !again.triples.isEmpty || !again.tuples.isEmpty { acts += slots[i].perc!.handle(.search(again), at: scene.now) }

@@ -23,6 +23,8 @@ public struct Engine: Sendable {
     var cellSize: Double = 10
     /// The scene's buffers between steps (released from the table), reused by the next step.
     var sceneBuffers = FrameScene()
+    /// The current frame's `drawing`: whether light checks can run at all.
+    var drawing = true
 
     public init(config: EngineConfig = EngineConfig(), definitions: [TangibleDefinition]) {
         self.config = config
@@ -62,6 +64,7 @@ public struct Engine: Sendable {
         var events: [EngineEvent] = pendingEvents.map { EngineEvent(tangible: $0.0, frame: frame.number, time: frame.time, event: $0.1) }
         pendingEvents = []
         let t = frame.time
+        drawing = frame.drawing
         func emit(_ id: TangibleID, _ acts: [TangibleEvent]) {
             for a in acts { events.append(EngineEvent(tangible: id, frame: frame.number, time: t, event: a)) }
         }

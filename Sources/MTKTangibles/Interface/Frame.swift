@@ -9,11 +9,28 @@ public struct Frame: Hashable, Sendable, Codable {
     public var contacts: [ContactUpdate]
     public var sensorEvents: [SensorEvent]
     public var presented: [PresentedOverlay]
+    /// Whether light-check patches reach a display in this frame (an app that draws the
+    /// overlay is connected, or the display is simulated). Without one no light check runs:
+    /// nothing may be concluded from patches nobody showed, and PERCs are guessed from
+    /// their traces instead (provenance `guessed`).
+    public var drawing: Bool
 
     public init(number: UInt64, time: Seconds, contacts: [ContactUpdate] = [],
-                sensorEvents: [SensorEvent] = [], presented: [PresentedOverlay] = []) {
+                sensorEvents: [SensorEvent] = [], presented: [PresentedOverlay] = [], drawing: Bool = true) {
         self.number = number; self.time = time; self.contacts = contacts
-        self.sensorEvents = sensorEvents; self.presented = presented
+        self.sensorEvents = sensorEvents; self.presented = presented; self.drawing = drawing
+    }
+
+    private enum CodingKeys: String, CodingKey { case number, time, contacts, sensorEvents, presented, drawing }
+
+    /// `drawing` absent (frames written before it existed) reads as true: checks ran then.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(number: try c.decode(UInt64.self, forKey: .number), time: try c.decode(Seconds.self, forKey: .time),
+                  contacts: try c.decode([ContactUpdate].self, forKey: .contacts),
+                  sensorEvents: try c.decode([SensorEvent].self, forKey: .sensorEvents),
+                  presented: try c.decode([PresentedOverlay].self, forKey: .presented),
+                  drawing: try c.decodeIfPresent(Bool.self, forKey: .drawing) ?? true)
     }
 }
 
@@ -25,6 +42,8 @@ public struct FrameAssembler: Sendable {
     private var contacts: [ContactUpdate] = []
     private var sensorEvents: [SensorEvent] = []
     private var presented: [PresentedOverlay] = []
+    /// Whether the frames cut from now on reach a display (see `Frame.drawing`).
+    public var drawing = true
 
     public init() {}
 
@@ -37,7 +56,7 @@ public struct FrameAssembler: Sendable {
     /// Ends the current frame at `time` (never earlier than the previous frame's time).
     public mutating func cut(at time: Seconds) -> Frame {
         let t = max(time, lastTime)
-        let f = Frame(number: nextNumber, time: t, contacts: contacts, sensorEvents: sensorEvents, presented: presented)
+        let f = Frame(number: nextNumber, time: t, contacts: contacts, sensorEvents: sensorEvents, presented: presented, drawing: drawing)
         nextNumber += 1
         lastTime = t
         contacts.removeAll(keepingCapacity: true)

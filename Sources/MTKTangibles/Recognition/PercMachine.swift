@@ -154,7 +154,11 @@ public struct PercMachine: Sendable {
             let rivals = obs.windowTriples.filter { $0.traceSet != mine }
             let contested = obs.contested.contains(mine)
             let unexplained = !obs.windowTraces.subtracting(mine).isEmpty
-            if rivals.isEmpty && obs.windowTuples.isEmpty && !contested && !unexplained {
+            // With no light check possible the guess stands unless another tangible could take it.
+            let clean = rivals.isEmpty && obs.windowTuples.isEmpty && !contested && !unexplained
+            if clean || (!obs.canCheck && !contested) {
+                var t = t
+                t.unchecked = !clean
                 state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
                 out.append(.guessStood)
             } else {
@@ -164,8 +168,13 @@ public struct PercMachine: Sendable {
                 go(.onSurface(s), .guessWithdrawn, &out)
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
-        case (.tracked(_, nil, _), .search):
-            break
+        case (.tracked(let t, nil, let fieldOnAt), .search(let obs)):
+            // An app draws now: a guess taken only because nobody could check it is withdrawn
+            // and checked like any other placement.
+            guard t.unchecked && obs.canCheck else { break }
+            releaseAll(t, .guessWithdrawn, &out)
+            go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .guessWithdrawn, &out)
+            out.append(.searchPhase(.lightOnly, reason: .guessWithdrawn))
         case (.tracked, .outcome):
             break
 
@@ -183,6 +192,9 @@ public struct PercMachine: Sendable {
                 out += rec.events
                 go(.tracked(rec.track, guessUntil: nil, fieldOnAt: r.fieldOnAt), .recoveredNearPose, &out)
                 out.append(.provenance(r.provenanceBefore))
+            } else if !obs.canCheck {
+                // Nobody can show a patch: an open stationary check is dropped unanswered.
+                if r.check != nil { var r = r; r.check = nil; r.nextCheckAt = time + config.stationaryRetryDelay; state = .resting(r) }
             } else if r.check == nil && time >= r.nextCheckAt {
                 var r = r
                 let c = Candidate(traces: [nil, nil, nil], pose: r.pose, residual: 0, origin: r.origin,
@@ -252,6 +264,20 @@ public struct PercMachine: Sendable {
         case .verifying, .lightOnly:
             break
         }
+        if !obs.canCheck {
+            // No patch can be shown, so nothing may be concluded from the light sensor: no
+            // check is asked, and the PERC is guessed from traces that began since its field
+            // came on (provenance `guessed`).
+            s.check = nil
+            let pool = s.phase == .verifying ? (wasVerifying ? obs.verifying : s.candidates) : obs.triples
+            if let c = uncheckedGuess(pool, s, obs, time) {
+                take(c, provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .guessedUnchecked, time, &out, unchecked: true)
+                return
+            }
+            if s.phase == .verifying { s.candidates = wasVerifying ? obs.verifying : s.candidates }
+            state = .onSurface(s)
+            return
+        }
         if s.phase == .verifying {
             // Keep the candidates that still fit, with their current poses.
             if wasVerifying { s.candidates = obs.verifying }
@@ -281,6 +307,20 @@ public struct PercMachine: Sendable {
             request(ranked, into: &s, time, &out)
         }
         state = .onSurface(s)
+    }
+
+    /// The triple to take when no light check can run: not contested, not rejected, all its
+    /// traces began after the field came on (less one time window: the notification may
+    /// arrive late), lying still before moving, the best fit first.
+    private func uncheckedGuess(_ pool: [Candidate], _ s: Search, _ obs: SearchObservation, _ time: Seconds) -> Candidate? {
+        pool.filter { c in
+            !c.isTuple && !obs.isContested(c) && (s.rejected[c.traceSet].map { $0 <= time } ?? true)
+                && c.earliestBegin >= s.fieldOnAt - config.timeWindow
+        }.min { a, b in
+            if a.isMoving != b.isMoving { return !a.isMoving }
+            if a.residual != b.residual { return a.residual < b.residual }
+            return a.traces.map { $0 ?? 0 }.lexicographicallyPrecedes(b.traces.map { $0 ?? 0 })
+        }
     }
 
     /// Keeps, renews or withdraws the identify check for `candidates` (best first).
@@ -341,8 +381,9 @@ public struct PercMachine: Sendable {
     }
 
     private mutating func take(_ c: Candidate, provenance: Provenance, guessUntil: Seconds?, fieldOnAt: Seconds,
-                               _ reason: TransitionReason, _ time: Seconds, _ out: inout [Action]) {
-        let track = Track(c, provenance: provenance, since: time)
+                               _ reason: TransitionReason, _ time: Seconds, _ out: inout [Action], unchecked: Bool = false) {
+        var track = Track(c, provenance: provenance, since: time)
+        track.unchecked = unchecked
         out.append(.tracesAssigned(track.traces, reason: reason))
         go(.tracked(track, guessUntil: guessUntil, fieldOnAt: fieldOnAt), reason, &out)
         out.append(.provenance(provenance))
@@ -371,6 +412,16 @@ public struct PercMachine: Sendable {
     }
 
     public var stateName: TangibleStateName { Self.name(state) }
+
+    /// When the field came on, while it is on (searching, tracked or resting).
+    public var fieldOnAt: Seconds? {
+        switch state {
+        case .onSurface(let s): return s.fieldOnAt
+        case .tracked(_, _, let f): return f
+        case .resting(let r): return r.fieldOnAt
+        case .notInRange, .inRange: return nil
+        }
+    }
 
     /// The traces the PERC holds (tracked only).
     public var heldTraces: [TraceID] {

@@ -23,6 +23,10 @@ public struct SearchObservation: Sendable {
     public var nearPose: TrackUpdate?
     /// Trace sets of window triples another searching tangible could take too.
     public var contested: Set<[TraceID]> = []
+    /// Whether a light check can run for this tangible this frame: an app draws the overlay
+    /// (`Frame.drawing`) and the tangible's light sensor offset is known. When not, nothing
+    /// is asked and the PERC is guessed from its traces.
+    public var canCheck = true
 
     public init() {}
 

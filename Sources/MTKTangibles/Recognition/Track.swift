@@ -10,6 +10,9 @@ public struct Track: Hashable, Sendable {
     public var provenance: Provenance
     /// When the tangible was recognised with these traces.
     public var since: Seconds
+    /// Taken without the light check it would have had, because no app drew the overlay
+    /// (`guessedUnchecked`): once one draws, the guess is withdrawn and checked.
+    public var unchecked = false
 
     public init(slots: [TraceID?], pose: Pose, origin: InputOrigin, provenance: Provenance, since: Seconds) {
         self.slots = slots; self.pose = pose; self.origin = origin; self.provenance = provenance; self.since = since

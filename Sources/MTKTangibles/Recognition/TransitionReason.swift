@@ -13,6 +13,9 @@ public enum TransitionReason: String, Hashable, Sendable, Codable {
     /// At the end of the window another triple fitted, or the guess conflicted with another
     /// tangible: the guess is withdrawn and light checks decide.
     case guessWithdrawn
+    /// No light check can run (no app draws the overlay): the best triple of traces that
+    /// began since the field came on is taken as a guess.
+    case guessedUnchecked
     /// The window ended without a usable triple (or the verified set ran empty).
     case windowExpired
     /// All traces ended while the field sensor stays on (filtered by the touch controller).

@@ -155,7 +155,10 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
                             recording: recording, links: links, displayByApp: display == "app", logger: logger)
-        if display == "app" { parts.router.divertPresented { loop.appPresented($0) } }
+        if display == "app" {
+            parts.router.divertPresented { loop.appPresented($0) }
+            parts.lightChecksFollowDrawingApps(logger: logger)
+        }
         let hub = parts.hub
         // Registry changes (pair, define, calibrate, forget) reach the engine between two frames.
         let registry = DirectRegistry(store: demoRegistry.store) { definitions in

@@ -85,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
             acceptPresented: true, logger: logger, recorder: recording?.recorder,
             actuate: { id, request in links.actuate(id, request) },
             onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
+        parts.lightChecksFollowDrawingApps(logger: logger)
         drops.attach { [metrics = parts.metrics] in metrics.inputDropped(reason: $0, by: $1) }
         links.observeRSSI { [diagnostics = parts.diagnostics] in diagnostics.observe(rssi: $0) }
         let loop = ServeLoop(parts: parts, inputs: inputs, store: store, links: links, recording: recording, logger: logger)

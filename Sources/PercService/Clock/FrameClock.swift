@@ -48,6 +48,13 @@ public final class FrameClock: Sendable {
         ticker.presented(at: p.from)
     }
 
+    /// Whether an app draws the overlay: frames cut from now on carry it (`Frame.drawing`),
+    /// and in event mode the change cuts a frame (searching PERCs are guessed at once).
+    public func setDrawing(_ on: Bool) {
+        let changed = assembler.withLock { a in defer { a.drawing = on }; return a.drawing != on }
+        if changed { ticker.inputArrived() }
+    }
+
     /// Cuts a frame now (also what each tick does). Exposed for tests and replay.
     public func cut(at time: Seconds) -> Frame {
         assembler.withLock { a in

@@ -22,7 +22,7 @@ struct RecognitionAccumulator: Sendable {
                 if let on = fieldOnAt { figures.timeToRecogniseMs.add((e.time - on) * 1000) }
                 fieldOnAt = nil
             }
-            if to == .tracked && (reason == .windowGuess || reason == .soleSurvivor) { figures.guesses += 1 }
+            if to == .tracked && [.windowGuess, .soleSurvivor, .guessedUnchecked].contains(reason) { figures.guesses += 1 }
             if reason == .guessWithdrawn { figures.guessesOverturned += 1 }
             if reason == .stationaryChecksFailed { figures.restingLost += 1 }
             if to == .resting { restingSince = e.time }

@@ -7,8 +7,9 @@ public enum RecordEntry: Hashable, Sendable {
     case sensor(SensorEvent)
     case presented(PresentedOverlay)
     /// The frame clock cut frame `number` at `time`: everything recorded since the previous
-    /// tick belongs to it, in the recorded order.
-    case frame(number: UInt64, time: Seconds)
+    /// tick belongs to it, in the recorded order. `drawing`: whether an app that draws the
+    /// overlay was there (written only when false; older recordings read as true).
+    case frame(number: UInt64, time: Seconds, drawing: Bool = true)
     /// The tangible definitions in effect from here on (the engine needs them to replay).
     case definitions([TangibleDefinition])
     /// A digest of what the live run produced for a frame, for replay to compare against.
@@ -20,7 +21,7 @@ public enum RecordEntry: Hashable, Sendable {
 }
 
 extension RecordEntry: Codable {
-    private enum Key: String, CodingKey { case kind, contact, sensor, presented, number, time, definitions, frame, digest, calibration, rssi }
+    private enum Key: String, CodingKey { case kind, contact, sensor, presented, number, time, drawing, definitions, frame, digest, calibration, rssi }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
@@ -29,7 +30,9 @@ extension RecordEntry: Codable {
         case "contact": self = .contact(try c.decode(ContactUpdate.self, forKey: .contact))
         case "sensor": self = .sensor(try c.decode(SensorEvent.self, forKey: .sensor))
         case "presented": self = .presented(try c.decode(PresentedOverlay.self, forKey: .presented))
-        case "frame": self = .frame(number: try c.decode(UInt64.self, forKey: .number), time: try c.decode(Double.self, forKey: .time))
+        case "frame":
+            self = .frame(number: try c.decode(UInt64.self, forKey: .number), time: try c.decode(Double.self, forKey: .time),
+                          drawing: try c.decodeIfPresent(Bool.self, forKey: .drawing) ?? true)
         case "definitions": self = .definitions(try c.decode([TangibleDefinition].self, forKey: .definitions))
         case "result": self = .result(frame: try c.decode(UInt64.self, forKey: .frame), digest: try c.decode(String.self, forKey: .digest))
         case "calibration": self = .calibration(try c.decode(CalibrationCommand.self, forKey: .calibration))
@@ -45,7 +48,9 @@ extension RecordEntry: Codable {
         case .contact(let u): try c.encode("contact", forKey: .kind); try c.encode(u, forKey: .contact)
         case .sensor(let e): try c.encode("sensor", forKey: .kind); try c.encode(e, forKey: .sensor)
         case .presented(let p): try c.encode("presented", forKey: .kind); try c.encode(p, forKey: .presented)
-        case .frame(let n, let t): try c.encode("frame", forKey: .kind); try c.encode(n, forKey: .number); try c.encode(t, forKey: .time)
+        case .frame(let n, let t, let drawing):
+            try c.encode("frame", forKey: .kind); try c.encode(n, forKey: .number); try c.encode(t, forKey: .time)
+            if !drawing { try c.encode(false, forKey: .drawing) }
         case .definitions(let d): try c.encode("definitions", forKey: .kind); try c.encode(d, forKey: .definitions)
         case .result(let f, let d): try c.encode("result", forKey: .kind); try c.encode(f, forKey: .frame); try c.encode(d, forKey: .digest)
         case .calibration(let k): try c.encode("calibration", forKey: .kind); try c.encode(k, forKey: .calibration)

@@ -49,7 +49,7 @@ public final class Recorder: Sendable {
     public func record(_ c: ContactUpdate) { append(.contact(c)) }
     public func record(_ e: SensorEvent) { append(.sensor(e)) }
     public func record(_ p: PresentedOverlay) { append(.presented(p)) }
-    func recordFrame(_ f: Frame) { append(.frame(number: f.number, time: f.time)) }
+    func recordFrame(_ f: Frame) { append(.frame(number: f.number, time: f.time, drawing: f.drawing)) }
     public func record(definitions: [TangibleDefinition]) { append(.definitions(definitions)) }
     public func record(result digest: String, frame: UInt64) { append(.result(frame: frame, digest: digest)) }
     /// A frame's result; its digest is computed on the writer's queue.

@@ -53,7 +53,8 @@ public struct RecordingFile: Sendable {
             case .contact(let c): assembler.add(c)
             case .sensor(let s): assembler.add(s)
             case .presented(let p): assembler.add(p)
-            case .frame(let n, let t):
+            case .frame(let n, let t, let drawing):
+                assembler.drawing = drawing
                 var f = assembler.cut(at: t)
                 f.number = n
                 out.append(f)
@@ -69,7 +70,7 @@ public struct RecordingFile: Sendable {
         var next: UInt64 = 1
         for e in entries {
             switch e {
-            case .frame(let n, _): next = n + 1
+            case .frame(let n, _, _): next = n + 1
             case .definitions(let d): out.append((next, d))
             default: break
             }

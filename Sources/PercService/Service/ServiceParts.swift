@@ -4,6 +4,7 @@ import LightCheck
 import Logging
 import MTKTangibles
 import ServiceLifecycle
+import Synchronization
 
 /// Everything between the inputs and the outputs, made from the config. The caller adds its
 /// inputs (BlueZ links and touch sources for `serve`, the simulator for `demo`) to `clock`
@@ -67,6 +68,22 @@ public struct ServiceParts: Sendable {
         }
         return ServiceParts(config: config, metrics: metrics, clock: clock, hub: hub, router: router,
                             pipeline: pipeline, tuio: tuio, web: web, diagnostics: diagnostics)
+    }
+
+    /// Light checks run only while an app that draws the overlay is connected (serve, and
+    /// demo `--display app`): frames carry `drawing` from the apps' `hello`, and the change
+    /// is logged. Without this call frames say the display is there (the demo's simulated one).
+    public func lightChecksFollowDrawingApps(logger: Logger) {
+        let last = Mutex<Bool?>(nil)
+        hub.observeDrawing { [clock] drawing in
+            guard last.withLock({ l in defer { l = drawing }; return l != drawing }) else { return }
+            clock.setDrawing(drawing)
+            if drawing {
+                logger.notice("an app draws the overlay: light checks run")
+            } else {
+                logger.notice("no app draws the overlay (none said draws_overlay in hello): light checks paused, PERCs are guessed from their traces")
+            }
+        }
     }
 
     /// Runs `loop` (the frame loop) and the web server in one ServiceGroup until SIGTERM or

@@ -65,6 +65,19 @@ public final class AppHub: Sendable {
     var clientCount: Int { clients.withLock { $0.count } }
     var connectedClients: [AppClient] { clients.withLock { Array($0.values) } }
     var overlayDrawingClients: Int { clients.withLock { $0.values.filter(\.drawsOverlay).count } }
+    private let drawingObserver = Mutex<(@Sendable (Bool) -> Void)?>(nil)
+
+    /// Calls `observer` now and whenever an app that draws the overlay (`hello` with
+    /// `draws_overlay`) comes or the last one goes: true while at least one is connected.
+    func observeDrawing(_ observer: @escaping @Sendable (Bool) -> Void) {
+        drawingObserver.withLock { $0 = observer }
+        observer(overlayDrawingClients > 0)
+    }
+
+    private func drawingMayHaveChanged() {
+        let drawing = overlayDrawingClients > 0
+        drawingObserver.withLock { $0 }?(drawing)
+    }
 
     func setSink(_ s: any AppMessageSink) { sink.withLock { $0 = s } }
 
@@ -98,8 +111,9 @@ public final class AppHub: Sendable {
 
     func disconnect(_ client: AppClient) {
         client.close()
-        _ = clients.withLock { $0.removeValue(forKey: client.id) }
+        let removed = clients.withLock { $0.removeValue(forKey: client.id) }
         sink.withLock { $0 }?.appDisconnected(client)
+        if removed?.drawsOverlay == true { drawingMayHaveChanged() }
     }
 
     /// The registry changed: new connections get the new definitions in `hello`.
@@ -154,6 +168,7 @@ public final class AppHub: Sendable {
                 case .success(let ms): client.setLookahead(ms: ms)
                 }
                 client.identify(name: name, drawsOverlay: draws)
+                drawingMayHaveChanged()
                 _ = sink.withLock { $0 }?.appSent(message, raw: data, from: client, at: arrival)
             case .contacts where !context.acceptsContacts:
                 reject(AppProtocolError(code: .unavailable, message: "this service does not accept contacts (http.accept_contacts = false)", inReplyTo: "contacts"), to: client)

@@ -21,7 +21,7 @@ import Testing
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1 + count + count / 100, "header + every entry")
         let frames = lines.compactMap { try? JSONDecoder().decode(RecordEntry.self, from: Data($0.utf8)) }.compactMap { e -> UInt64? in
-            if case .frame(let n, _) = e { return n } else { return nil }
+            if case .frame(let n, _, _) = e { return n } else { return nil }
         }
         #expect(frames == (0..<UInt64(count)).map { $0 }, "frames in the order recorded")
     }

@@ -71,10 +71,17 @@ import PercTestSupport
         // The control for the test above: same scenario, nobody draws.
         let demo = try DemoProcess(["--scenario", "fingers-triple-nearby", "--display", "app"])
         defer { demo.stop() }
-        try await Task.sleep(for: .seconds(3))
-        let state = try await demo.get("/api/state")
-        #expect(state.contains("\"frame\""))
+        // No check can conclude, so none runs: the PERC is guessed from its traces instead of
+        // waiting for ever (before, it stayed onSurface for the whole run).
+        var state = ""
+        let guessed = await eventually(6) {
+            state = (try? await demo.get("/api/state")) ?? ""
+            return state.contains("\"tracked\"") && state.contains("\"guessed\"")
+        }
+        #expect(guessed, "\(state)\n\(demo.log.suffix(2000))")
         #expect(!state.contains("confirmed"), "\(state)")
+        #expect(demo.log.contains("no app draws the overlay"), "\(demo.log.suffix(2000))")
+        #expect(!demo.log.contains("an app draws the overlay"))
     }
 
     /// A page of the service's origin that loads percbridge.js and makes a client with `options`.
