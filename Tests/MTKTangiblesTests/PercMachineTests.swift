@@ -36,6 +36,26 @@ struct PercMachineTests {
         #expect(m.stateName == .notInRange)
     }
 
+    @Test("a tracked PERC whose link drops keeps its traces (kept) and gets its provenance back with the link")
+    func linkDropKeepsATrackedPerc() {
+        var m = onSurface()
+        var obs = SearchObservation()
+        obs.windowTriples = [candidate([1, 2, 3])]
+        _ = m.handle(.search(obs), at: 1.05)
+        _ = m.handle(.search(obs), at: 1.21)
+        #expect(m.pose?.1 == .guessed)
+        let lost = m.handle(.link(connected: false), at: 2)
+        #expect(reasons(lost) == [] && lost.contains(.provenance(.kept)))
+        #expect(m.stateName == .tracked && m.heldTraces == [1, 2, 3] && m.pose?.1 == .kept)
+        #expect(m.handle(.link(connected: false), at: 2.1) == [], "a second notice changes nothing")
+        _ = m.handle(.field(on: true), at: 3)
+        let back = m.handle(.link(connected: true), at: 3)
+        #expect(back == [.provenance(.guessed)])
+        #expect(m.stateName == .tracked && m.pose?.1 == .guessed)
+        // A field-off read after the link returns still ends it.
+        #expect(reasons(m.handle(.field(on: false), at: 3.1)) == [.fieldOff])
+    }
+
     @Test("a sole window triple is guessed at once and stands at the window's end")
     func windowGuessStands() {
         var m = onSurface()

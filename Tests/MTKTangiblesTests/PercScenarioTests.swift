@@ -180,17 +180,42 @@ struct PercScenarioTests {
         #expect(run.transitions(of: 1).last?.reason == .fieldOff)
     }
 
-    @Test("link loss: notInRange when the host notices, found again after the link returns")
+    @Test("link loss: the PERC still lying there is followed by its traces (kept) and has its provenance back with the link")
     func linkLoss() {
         var run = EngineRun("link-loss")
+        run.run(until: 3.9)
+        let before = run.last.tangible(1)?.provenance
+        #expect(run.last.tangible(1)?.state == .tracked)
+        #expect(before != .kept)
+        // The host noticed at 4 s; the markers still touch.
+        run.run(until: 5.0)
+        #expect(run.last.tangible(1)?.state == .tracked)
+        #expect(run.last.tangible(1)?.provenance == .kept)
+        #expect(holdsOnlyOwn(run, 1))
+        #expect(poseWithin(run, 1))
+        run.run(until: 7.5)
+        #expect(run.last.tangible(1)?.state == .tracked)
+        #expect(run.last.tangible(1)?.provenance == before)
+        #expect(holdsOnlyOwn(run, 1))
+        // Never dropped: no transition since the first recognition.
+        #expect(run.transitions(of: 1).map(\.to) == [.inRange, .onSurface, .tracked])
+        run.run(until: 8.8)
+        #expect(run.last.tangible(1)?.state == .inRange, "lifted at 8 s")
+    }
+
+    @Test("link loss, then lifted while the link is down: notInRange when its traces end")
+    func linkLossThenLifted() {
+        var scenario = BuiltInScenarios.linkLoss
+        scenario.steps = [BuiltInScenarios.step(0.5, BuiltInScenarios.place(1, [300, 200], 30)),
+                          BuiltInScenarios.step(2.0, .linkLoss(.init(tangible: 1))), BuiltInScenarios.step(4.5, BuiltInScenarios.lift(1))]
+        var run = EngineRun(scenario)
+        run.run(until: 4.4)
+        #expect(run.last.tangible(1)?.state == .tracked)
+        #expect(run.last.tangible(1)?.provenance == .kept)
         run.run(until: 5.0)
         #expect(run.last.tangible(1)?.state == .notInRange)
         #expect(run.last.tangible(1)?.traces.isEmpty == true)
-        run.run(until: 7.5)
-        #expect(run.last.tangible(1)?.state == .tracked)
-        #expect(holdsOnlyOwn(run, 1))
-        #expect(run.transitions(of: 1).map(\.to) == [.inRange, .onSurface, .tracked, .notInRange, .inRange, .onSurface, .tracked])
-        #expect(run.transitions(of: 1).last?.reason == .lightConfirmed)
+        #expect(run.transitions(of: 1).last?.reason == .linkLost)
     }
 
     @Test("non-standard shapes: scalene, obtuse, near-equilateral PERCs are each tracked")

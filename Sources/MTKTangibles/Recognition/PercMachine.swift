@@ -128,17 +128,34 @@ public struct PercMachine: Sendable {
             break
 
         // tracked
-        case (.tracked, .link(connected: true)), (.tracked, .field(on: true)):
+        case (.tracked, .field(on: true)):
             break
-        case (.tracked(let t, _, _), .link(connected: false)):
-            releaseAll(t, .linkLost, &out)
-            go(.notInRange, .linkLost, &out)
+        case (.tracked(var t, let guessUntil, let fieldOnAt), .link(connected: false)):
+            // The radio went, not necessarily the PERC: while its traces last it is followed
+            // by them, reported `kept` (the sensors cannot answer), until the link is back.
+            guard t.provenanceBeforeLinkLoss == nil else { break }
+            t.provenanceBeforeLinkLoss = t.provenance
+            t.provenance = .kept
+            state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+            out.append(.provenance(.kept))
+        case (.tracked(var t, let guessUntil, let fieldOnAt), .link(connected: true)):
+            // Back with its traces unbroken: the same PERC, with the provenance it had. (The
+            // link reads the field at once after connecting: a PERC lifted meanwhile goes
+            // inRange with that reading.)
+            guard let before = t.provenanceBeforeLinkLoss else { break }
+            t.provenance = before
+            t.provenanceBeforeLinkLoss = nil
+            state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+            out.append(.provenance(before))
         case (.tracked(let t, _, _), .field(on: false)):
             releaseAll(t, .fieldOff, &out)
             go(.inRange, .fieldOff, &out)
         case (.tracked(_, let guessUntil, let fieldOnAt), .track(let u)):
             out += u.events
-            if u.isEmpty {
+            if u.isEmpty, u.track.provenanceBeforeLinkLoss != nil {
+                // Its traces ended while its link was down: lifted and carried away.
+                go(.notInRange, .linkLost, &out)
+            } else if u.isEmpty {
                 let rest = Rest(pose: u.track.pose, since: time, origin: u.track.origin, provenanceBefore: u.track.provenance,
                                 fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
                 go(.resting(rest), .tracesLost, &out)
@@ -171,7 +188,7 @@ public struct PercMachine: Sendable {
         case (.tracked(let t, nil, let fieldOnAt), .search(let obs)):
             // An app draws now: a guess taken only because nobody could check it is withdrawn
             // and checked like any other placement.
-            guard t.unchecked && obs.canCheck else { break }
+            guard t.unchecked && obs.canCheck && t.provenanceBeforeLinkLoss == nil else { break }
             releaseAll(t, .guessWithdrawn, &out)
             go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .guessWithdrawn, &out)
             out.append(.searchPhase(.lightOnly, reason: .guessWithdrawn))

@@ -13,6 +13,9 @@ public struct Track: Hashable, Sendable {
     /// Taken without the light check it would have had, because no app drew the overlay
     /// (`guessedUnchecked`): once one draws, the guess is withdrawn and checked.
     public var unchecked = false
+    /// While the PERC's link is down: the provenance it had before. Its markers still touch,
+    /// so it is followed by its traces and reported `kept` until the link is back.
+    public var provenanceBeforeLinkLoss: Provenance?
 
     public init(slots: [TraceID?], pose: Pose, origin: InputOrigin, provenance: Provenance, since: Seconds) {
         self.slots = slots; self.pose = pose; self.origin = origin; self.provenance = provenance; self.since = since

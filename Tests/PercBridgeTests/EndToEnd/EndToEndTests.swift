@@ -138,18 +138,21 @@ import PercTestSupport
         let returned = ContinuousClock.now + .seconds(2)
         #expect(await serve.waitForLog("red (\(BlueZTestbed.v1)): link lost (bluetoothd left the bus)"), "\(serve.log.suffix(3000))")
         #expect(await serve.waitForLog("old (\(BlueZTestbed.mtk)): link lost (bluetoothd left the bus)"), "\(serve.log.suffix(3000))")
+        // Their markers still touch: both stay tracked at their poses, `kept` while the links are down.
+        var during: [String: Any]?
         let lostSeen = await eventually(5) {
-            let f = try? await state(serve.httpPort)
-            return tangible(f, "red")?["state"] as? String == "notInRange"
+            during = try? await state(serve.httpPort)
+            return ["red", "old"].allSatisfy { tangible(during, $0)?["provenance"] as? String == "kept" }
         }
-        #expect(lostSeen, "the engine saw the link go")
+        #expect(lostSeen, "the engine saw the links go: \(during ?? [:])")
+        #expect(trackedRight(during, [red, old]), "still tracked while the links are down: \(during ?? [:])")
         let back = await eventually(40) {
             frame = try? await state(serve.httpPort)
-            return trackedRight(frame, [red, old])
+            return trackedRight(frame, [red, old]) && ["red", "old"].allSatisfy { tangible(frame, $0)?["provenance"] as? String != "kept" }
         }
         #expect(back, "\(frame ?? [:])\n\(serve.log.suffix(4000))\n\(world.output())")
         // A figure for the report (polled through /api/state, so ~0.2 s coarse).
-        print("end-to-end: both PERCs tracked again \(ContinuousClock.now - returned) after bluetoothd returned")
+        print("end-to-end: both PERCs out of `kept` \(ContinuousClock.now - returned) after bluetoothd returned")
         #expect(serve.log.components(separatedBy: "red (\(BlueZTestbed.v1)): link up").count == 3, "red came up twice")
         #expect(serve.log.components(separatedBy: "old (\(BlueZTestbed.mtk)): link up").count == 3, "old came up twice")
         #expect(try await serve.metric("percbridge_links_connected") == 2)
