@@ -79,14 +79,16 @@ struct AccuracyBench: ParsableCommand {
         if let show {
             var c = generator.next()
             while c.index < show { c = generator.next() }
-            let (verdict, after, reduced, cause) = play(c, log: true)
-            print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), reduced touches: \(reduced)"
+            let (verdict, after, touches, cause) = play(c, log: true)
+            print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), marker touches at placement: \(touches)"
                   + (verdict == .missed ? ", missed: \(cause.0.rawValue)" : ""))
             return
         }
         var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var counts: [String: Int] = [:]
         var missedReduced = 0
+        // Per number of marker touches at placement (3, 2, 1): cases, correct, wrong.
+        var byTouches: [Int: (cases: Int, correct: Int, wrong: Int)] = [:]
         var causes: [MissCause: Int] = [:]
         var causeExamples: [MissCause: [Int]] = [:]
         var afterTouch = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
@@ -95,7 +97,11 @@ struct AccuracyBench: ParsableCommand {
         var wrongExamples: [Int] = []
         for _ in 0..<cases {
             let c = generator.next()
-            let (verdict, recognisedAfter, reduced, cause) = play(c)
+            let (verdict, recognisedAfter, touches, cause) = play(c)
+            let reduced = touches < 3
+            byTouches[touches, default: (0, 0, 0)].cases += 1
+            if verdict == .correct { byTouches[touches, default: (0, 0, 0)].correct += 1 }
+            if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0)].wrong += 1 }
             if verdict == .correct, let a = cause.2, let r = recognisedAfter {
                 _ = afterTouch.record(UInt64(max(0, a) * 1_000_000))
                 _ = touchAfterFieldOn.record(UInt64(max(0, r - a) * 1_000_000))
@@ -127,6 +133,12 @@ struct AccuracyBench: ParsableCommand {
         print(String(format: "last own marker touch began → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms (n = %d)",
                      Double(afterTouch.valueAtPercentile(50)) / 1000, Double(afterTouch.valueAtPercentile(95)) / 1000,
                      Double(afterTouch.valueAtPercentile(99)) / 1000, afterTouch.totalCount))
+        print("by marker touches at placement:")
+        for n in byTouches.keys.sorted(by: >) {
+            let b = byTouches[n]!
+            print(String(format: "  %d touches: %5d cases, correct %.2f%%, wrong-trace %.2f%%", n, b.cases,
+                         100 * Double(b.correct) / Double(b.cases), 100 * Double(b.wrong) / Double(b.cases)))
+        }
         print("missed by cause at the case's end:")
         for c in MissCause.allCases where causes[c] != nil {
             print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
@@ -138,12 +150,12 @@ struct AccuracyBench: ParsableCommand {
         if !wrongExamples.isEmpty { print("wrong-trace case indices (seed \(seed)): \(wrongExamples)") }
     }
 
-    /// Plays one case; returns the verdict, seconds from field-on to recognised, and whether
-    /// the placement made fewer than three marker touches, and for a miss its cause (with the
+    /// Plays one case; returns the verdict, seconds from field-on to recognised, the number of
+    /// marker touches the placement made, and for a miss its cause (with the
     /// age of a still-open identify check; for a correct one, the time from its last own
     /// marker touch to recognised).
-    private func play(_ c: PlacementGenerator.Case, log: Bool = false) -> (Verdict, Seconds?, Bool, (MissCause, Seconds?, Seconds?)) {
-        guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, false, (.other, nil, nil)) }
+    private func play(_ c: PlacementGenerator.Case, log: Bool = false) -> (Verdict, Seconds?, Int, (MissCause, Seconds?, Seconds?)) {
+        guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, 3, (.other, nil, nil)) }
         var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
         var sequential = SequentialLightChecker()
         var scheduler = LightCheckScheduler()
@@ -218,14 +230,14 @@ struct AccuracyBench: ParsableCommand {
                 print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)")
             }
         }
-        let reduced = (placement?.touchingMarkers.count ?? 3) < 3
-        if wrong { return (.wrongTrace, nil, reduced, (.other, nil, nil)) }
+        let touches = placement?.touchingMarkers.count ?? 3
+        if wrong { return (.wrongTrace, nil, touches, (.other, nil, nil)) }
         guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
               let pose = r.pose, let truth = runner.world.truePose(of: id), pose.position.distance(to: truth.position) <= 5 else {
             let (cause, age) = missCause(last, id, placement, requests, ownRejected, ownTrace)
-            return (.missed, nil, reduced, (cause, age, nil))
+            return (.missed, nil, touches, (cause, age, nil))
         }
-        return (.correct, recognisedAt, reduced, (.other, nil, lastTouchToRecognised))
+        return (.correct, recognisedAt, touches, (.other, nil, lastTouchToRecognised))
     }
 
     private func missCause(_ last: EngineOutput?, _ id: TangibleID, _ placement: SimTruth.Placement?,
