@@ -148,7 +148,7 @@ for sig in KILL TERM; do
     secs=$(echo "$res" | sed -n 's/^PASS back in \([0-9.]*\) s.*/\1/p')
     if [ -n "$secs" ] && awk "BEGIN{exit !($secs <= 5)}"; then stage bluetoothd-$sig PASS "$(echo "$res" | cut -d' ' -f2-)"
     else stage bluetoothd-$sig FAIL "not within 5 s: $res"; fi
-  else stage bluetoothd-$sig FAIL "bluetoothd did not exit (guest kernel oops?) $(dmesg | grep -c -i oops) oops in dmesg"; fi
+  else stage bluetoothd-$sig FAIL "harness: bluetoothd did not exit ($(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') guest kernel faults in dmesg.txt)"; fi
 done
 
 # Adapter switched off and on, last: switching hci0 off crashed the guest kernel in 4 of 4
@@ -156,6 +156,7 @@ done
 # an L2CAP socket; bluetoothd dies with it), also with the links dropped first. The PERCs
 # stop advertising and drop their links, hci0 goes off while percbridge is reconnecting,
 # they advertise again while it is off, and it comes back on.
+faults_before=$(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG')
 $SP snapshot > $R/base.json
 ctl hci1 'adv off' >/dev/null; ctl hci2 'adv off' >/dev/null
 ctl hci1 'drop fast' >/dev/null; ctl hci2 'drop fast' >/dev/null
@@ -166,7 +167,8 @@ sleep 2
 st=$($PB status --json | python3 -c "import json,sys; print(','.join(sorted(set(l['state'] for l in json.load(sys.stdin)['links']))))")
 powered=$(btmgmt --index 0 info | grep -c 'current settings:.*powered')
 t=$(now); btmgmt --index 0 power on >/dev/null
-if ! pidof bluetoothd >/dev/null; then stage power-off-on FAIL "harness: bluetoothd died when hci0 was switched off ($(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG') guest kernel faults in dmesg.txt)"
+if [ "$faults_before" != 0 ]; then stage power-off-on FAIL "harness: not measured, the guest kernel had faulted before this stage ($faults_before faults in dmesg.txt; bluetoothd's state is not to be trusted)"
+elif ! pidof bluetoothd >/dev/null; then stage power-off-on FAIL "harness: bluetoothd died when hci0 was switched off ($(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG') guest kernel faults in dmesg.txt)"
 elif [ "$st" = waiting-for-adapter ] && [ "$powered" = 0 ]; then back power-off-on $t 20
 else stage power-off-on FAIL "while off: link states '$st', hci0 powered=$powered (the service must wait, not switch it on)"; fi
 if [ "$(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG')" != 0 ]; then echo "harness: guest kernel fault during the power stage (dmesg.txt)"; fi

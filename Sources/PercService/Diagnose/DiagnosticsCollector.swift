@@ -92,7 +92,7 @@ struct DiagnosticsCollector: Sendable {
                     }
                 }
             case .sensor(let e):
-                let known = modify(e.tangible) { acc in
+                let known: Void? = modify(e.tangible) { acc in
                     acc.light.advance(to: t, linkUp: acc.link.isUp)
                     if acc.link.observe(e) {
                         acc.light.sequenced(arrival: t, lostSince: acc.link.lostSince, settings: settings)
