@@ -36,6 +36,10 @@ struct VerificationCheck: Sendable {
     private(set) var state: State = .idle
     private(set) var rounds = 0
     private(set) var voidedRounds = 0
+    /// Hypotheses that were under a probe when the sensor answered: only these may be
+    /// confirmed (an identify check's winner needs an answer of its own, not only the
+    /// weight the others left behind when they went).
+    private(set) var answered: Set<Int> = []
     /// Stable patch id per hypothesis id, so a candidate keeps its patch across rounds.
     var patchIDs: [Int: Int] = [:]
     /// Whether the last tick had to assume the presentation (no report came in time).
@@ -98,6 +102,7 @@ struct VerificationCheck: Sendable {
         case .answer(let window, let latency):
             belief.update(flipped: true, likelihood: .make(window: window, config: config), role: r.role(of:))
             rounds += 1
+            answered.formUnion(r.probed)
             // Learn the latency only from flips that look like answers (most of the posterior
             // now under the probes), so a rare spontaneous flip does not teach a short deadline.
             let plausible = r.probed.reduce(0) { $0 + belief.weight(of: $1) } >= 0.5
@@ -170,7 +175,10 @@ struct VerificationCheck: Sendable {
         for cluster in layout.clusters {
             let mass = cluster.ids.reduce(0) { $0 + belief.weight(of: $1) }
             if mass >= confirmAt {
-                return cluster.ids.count == 1 ? .confirmed(hypothesis: cluster.ids[0]) : .inconclusive
+                guard cluster.ids.count == 1 else { return .inconclusive }
+                // Not yet answered itself: the next round probes it (it holds the mass).
+                if !stationary && !answered.contains(cluster.ids[0]) { continue }
+                return .confirmed(hypothesis: cluster.ids[0])
             }
         }
         if belief.none >= rejectAt { return .rejected }

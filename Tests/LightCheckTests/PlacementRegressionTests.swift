@@ -57,6 +57,19 @@ import LightCheck
         #expect(r.correct)
     }
 
+    /// Seed 2, case 9465: the other hypotheses left the check and the one left reached the
+    /// confirmation threshold on the weight they left behind, without an answer of its own
+    /// (the "known gap" of docs/lightcheck.md), and confirmed a wrong candidate. A winner
+    /// must have been under a probe when the sensor answered.
+    @Test("a hypothesis left alone is not confirmed without an answer of its own")
+    func noConfirmationWithoutOwnAnswer() throws {
+        var g = PlacementGenerator(seed: 2)
+        var c = g.next()
+        while c.index < 9465 { c = g.next() }
+        let r = try play(c)
+        #expect(!r.wrong)
+    }
+
     @Test("once-wrong placements of seed 1 end with the PERC's own traces",
           arguments: [610, 640, 1024, 1082, 1341, 1503, 1799, 1874, 2276, 2368, 3010, 3031, 5965, 6559, 6711, 7228, 9410])
     func onceWrong(index: Int) throws {
