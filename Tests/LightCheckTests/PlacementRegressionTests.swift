@@ -45,14 +45,19 @@ import LightCheck
         return (wrong, correct)
     }
 
+    /// Plays case `index` of the generator with `seed`.
+    func play(seed: UInt64, index: Int) throws -> (wrong: Bool, correct: Bool) {
+        var g = PlacementGenerator(seed: seed)
+        var c = g.next()
+        while c.index < index { c = g.next() }
+        return try play(c)
+    }
+
     /// A PERC whose check waited while another PERC's rounds took turns over its candidates
     /// never got a round of its own within the case (missed); now it is recognised.
     @Test("a check waiting its turn is not starved by another PERC's rounds")
     func notStarved() throws {
-        var g = PlacementGenerator(seed: 1)
-        var c = g.next()
-        while c.index < 17 { c = g.next() }
-        let r = try play(c)
+        let r = try play(seed: 1, index: 17)
         #expect(!r.wrong)
         #expect(r.correct)
     }
@@ -63,20 +68,14 @@ import LightCheck
     /// must have been under a probe when the sensor answered.
     @Test("a hypothesis left alone is not confirmed without an answer of its own")
     func noConfirmationWithoutOwnAnswer() throws {
-        var g = PlacementGenerator(seed: 2)
-        var c = g.next()
-        while c.index < 9465 { c = g.next() }
-        let r = try play(c)
+        let r = try play(seed: 2, index: 9465)
         #expect(!r.wrong)
     }
 
     @Test("once-wrong placements of seed 1 end with the PERC's own traces",
           arguments: [610, 640, 1024, 1082, 1341, 1503, 1799, 1874, 2276, 2368, 3010, 3031, 5965, 6559, 6711, 7228, 9410])
     func onceWrong(index: Int) throws {
-        var g = PlacementGenerator(seed: 1)
-        var c = g.next()
-        while c.index < index { c = g.next() }
-        let r = try play(c)
+        let r = try play(seed: 1, index: index)
         #expect(!r.wrong)
         #expect(r.correct)
     }
