@@ -63,6 +63,15 @@ public final class Pipeline {
             let old = lastStates[t.id]
             guard old?.state != t.state || old?.provenance != t.provenance else { continue }
             lastStates[t.id] = t
+            // A provenance change without a transition (a tracked PERC's link went or came
+            // back) has no transition line above.
+            if let old, old.state == t.state, let from = old.provenance, let to = t.provenance {
+                let why = to == .kept && t.state == .tracked ? " (its link is down: followed by its touches)" : ""
+                logger.info("\(t.name): provenance \(from.rawValue) → \(to.rawValue), still \(t.state.rawValue)\(why)", metadata: [
+                    "tangible": "\(t.name)", "tangible_id": "\(t.id)", "state": "\(t.state.rawValue)",
+                    "provenance": "\(to.rawValue)", "previous_provenance": "\(from.rawValue)",
+                ])
+            }
             onStateChange?(t)
         }
         for output in outputs { output.publish(result) }

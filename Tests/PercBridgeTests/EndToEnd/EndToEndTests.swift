@@ -146,6 +146,9 @@ import PercTestSupport
         }
         #expect(lostSeen, "the engine saw the links go: \(during ?? [:])")
         #expect(trackedRight(during, [red, old]), "still tracked while the links are down: \(during ?? [:])")
+        // The log says why the provenance changed without a transition.
+        #expect(serve.log.split(separator: "\n").contains { $0.contains("red: provenance ") && $0.contains("→ kept, still tracked (its link is down: followed by its touches)") },
+                "\(serve.log.suffix(3000))")
         let back = await eventually(40) {
             frame = try? await state(serve.httpPort)
             return trackedRight(frame, [red, old]) && ["red", "old"].allSatisfy { tangible(frame, $0)?["provenance"] as? String != "kept" }
