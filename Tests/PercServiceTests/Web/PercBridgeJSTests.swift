@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import PercTestSupport
+import MTKTangibles
 
 @Suite(.serialized) struct PercBridgeJSTests {
     static var available: Bool { Chromium.path != nil && PythonClientTests.available }
@@ -29,7 +30,15 @@ import PercTestSupport
     @Test(.enabled(if: available)) func theViewersPresentedReportsGetAPercConfirmedWithPatchesAtTheRightPixels() async throws {
         // A finger triple in the PERC's pattern next to it: only a light check can tell them
         // apart, and with --display app the simulated sensors see only what the page draws.
-        let demo = try DemoProcess(["--scenario", "fingers-triple-nearby", "--display", "app"])
+        // The scenario starts 2.5 s later than the built-in one, so the page is polling when
+        // the PERC comes down (checks run only once it draws, and can end within one poll).
+        var scenario = try #require(BuiltInScenarios.named("fingers-triple-nearby"))
+        scenario.duration += 2.5
+        for i in scenario.steps.indices { scenario.steps[i].at += 2.5 }
+        let dir = try TempDir("pb-viewer")
+        let file = dir.path("fingers-triple-later.json")
+        try JSONEncoder().encode(scenario).write(to: URL(fileURLWithPath: file))
+        let demo = try DemoProcess(["--scenario", file, "--display", "app"])
         defer { demo.stop() }
         let lines = try await Self.cdp("http://\(demo.address)/", [
             "poll": Self.viewerPoll, "timeout": 20,
