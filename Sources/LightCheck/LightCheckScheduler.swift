@@ -83,17 +83,14 @@ public struct LightCheckScheduler: Sendable {
 
     /// One frame: the engine's needs, this frame's sensor events and presented reports.
     public mutating func plan(needs: [VerificationNeed], frame: Frame) -> LightCheckPlan {
-        plan(needs: needs, sensorEvents: frame.sensorEvents, presented: frame.presented, at: frame.time, drawing: frame.drawing)
+        plan(needs: needs, sensorEvents: frame.sensorEvents, presented: frame.presented, at: frame.time)
     }
 
     /// One frame at `time`. Events count as happening at the frame time (thesis 3.2.1).
-    /// `drawing` false (no app draws the overlay): no identify or stationary check runs, and
-    /// running ones are withdrawn without an outcome, since answers to patches nobody showed
-    /// are no answers.
     public mutating func plan(needs: [VerificationNeed], sensorEvents: [SensorEvent],
-                              presented: [PresentedOverlay], at rawTime: Seconds, drawing: Bool = true) -> LightCheckPlan {
+                              presented: [PresentedOverlay], at rawTime: Seconds) -> LightCheckPlan {
         let time = acceptTime(rawTime)
-        takeNeeds(drawing ? needs : [], at: time)
+        takeNeeds(needs, at: time)
         for report in presented { takePresented(report) }
         for event in sensorEvents { takeEvent(event, at: time) }
         tick(at: time)

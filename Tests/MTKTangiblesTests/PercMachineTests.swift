@@ -24,6 +24,15 @@ struct PercMachineTests {
         return m
     }
 
+    /// A PERC searching since 1.0 s that took the sole window triple [1, 2, 3] as its guess at 1.05 s.
+    func windowGuessed() -> (PercMachine, SearchObservation) {
+        var m = onSurface()
+        var obs = SearchObservation()
+        obs.windowTriples = [candidate([1, 2, 3])]
+        _ = m.handle(.search(obs), at: 1.05)
+        return (m, obs)
+    }
+
     @Test("link and field events walk notInRange → inRange → onSurface → inRange → notInRange")
     func sensorTransitions() {
         var m = PercMachine(definition: def, config: EngineConfig())
@@ -38,10 +47,7 @@ struct PercMachineTests {
 
     @Test("a tracked PERC whose link drops keeps its traces (kept) and gets its provenance back with the link")
     func linkDropKeepsATrackedPerc() {
-        var m = onSurface()
-        var obs = SearchObservation()
-        obs.windowTriples = [candidate([1, 2, 3])]
-        _ = m.handle(.search(obs), at: 1.05)
+        var (m, obs) = windowGuessed()
         _ = m.handle(.search(obs), at: 1.21)
         #expect(m.pose?.1 == .guessed)
         let lost = m.handle(.link(connected: false), at: 2)
@@ -72,10 +78,7 @@ struct PercMachineTests {
 
     @Test("a rival at the window's end withdraws the guess; a light check decides")
     func guessWithdrawnThenConfirmed() {
-        var m = onSurface()
-        var obs = SearchObservation()
-        obs.windowTriples = [candidate([1, 2, 3])]
-        _ = m.handle(.search(obs), at: 1.05)
+        var (m, obs) = windowGuessed()
         obs.windowTriples.append(candidate([4, 5, 6], at: Vec2(200, 100)))
         let acts = m.handle(.search(obs), at: 1.21)
         #expect(reasons(acts) == [.guessWithdrawn])
@@ -114,10 +117,7 @@ struct PercMachineTests {
 
     @Test("resting: stationary checks; three failures send it back to onSurface")
     func restingFailures() {
-        var m = onSurface()
-        var obs = SearchObservation()
-        obs.windowTriples = [candidate([1, 2, 3])]
-        _ = m.handle(.search(obs), at: 1.05)
+        var (m, _) = windowGuessed()
         let lost = TrackUpdate(track: Track(slots: [nil, nil, nil], pose: Pose(position: Vec2(100, 100), angle: 0),
                                             origin: origin, provenance: .guessed, since: 1))
         #expect(reasons(m.handle(.track(lost), at: 5)) == [.tracesLost])

@@ -50,9 +50,12 @@ public final class FrameClock: Sendable {
 
     /// Whether an app draws the overlay: frames cut from now on carry it (`Frame.drawing`),
     /// and in event mode the change cuts a frame (searching PERCs are guessed at once).
-    public func setDrawing(_ on: Bool) {
+    /// Returns whether it changed.
+    @discardableResult
+    public func setDrawing(_ on: Bool) -> Bool {
         let changed = assembler.withLock { a in defer { a.drawing = on }; return a.drawing != on }
         if changed { ticker.inputArrived() }
+        return changed
     }
 
     /// Cuts a frame now (also what each tick does). Exposed for tests and replay.

@@ -4,7 +4,6 @@ import LightCheck
 import Logging
 import MTKTangibles
 import ServiceLifecycle
-import Synchronization
 
 /// Everything between the inputs and the outputs, made from the config. The caller adds its
 /// inputs (BlueZ links and touch sources for `serve`, the simulator for `demo`) to `clock`
@@ -74,10 +73,8 @@ public struct ServiceParts: Sendable {
     /// demo `--display app`): frames carry `drawing` from the apps' `hello`, and the change
     /// is logged. Without this call frames say the display is there (the demo's simulated one).
     public func lightChecksFollowDrawingApps(logger: Logger) {
-        let last = Mutex<Bool?>(nil)
         hub.observeDrawing { [clock] drawing in
-            guard last.withLock({ l in defer { l = drawing }; return l != drawing }) else { return }
-            clock.setDrawing(drawing)
+            guard clock.setDrawing(drawing) else { return }
             if drawing {
                 logger.notice("an app draws the overlay: light checks run")
             } else {
