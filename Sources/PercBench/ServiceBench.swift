@@ -7,6 +7,7 @@ import NIOPosix
 import PercBlueZ
 import PercEmulator
 import PercSystem
+import PercInput
 
 struct ServiceBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,6 +52,8 @@ struct ServiceBench: AsyncParsableCommand {
     @Option(help: "Notifications per second of each PERC while on the surface (0: none).") var percRate = 30.0
     @Option(help: "Fixed clock rate, event clock timer rate, and touch send rate (Hz).") var rate = 120.0
     @Option(help: "The event clock's coalescing cap, `[clock] max_rate_hz` (10…10000).") var maxRate = 1000.0
+    @Option(help: "Frames the event clock may cut back to back before the cap applies, `[clock] max_burst` (1…64).")
+    var maxBurst = 4
     @Option(help: "Clock modes to run every phase with: events, fixed or both (side by side).") var clock = "both"
     @Option(help: "Phases to run, comma-separated (\(Self.allPhases.joined(separator: ","))).")
     var phases = Self.allPhases.joined(separator: ",")
@@ -74,6 +77,7 @@ struct ServiceBench: AsyncParsableCommand {
         guard percRate >= 0, percRate <= 200 else { throw ValidationError("--perc-rate must be in [0, 200] Hz") }
         guard rate >= 10, rate <= 1000 else { throw ValidationError("--rate must be in [10, 1000] Hz") }
         guard (10...10000).contains(maxRate) else { throw ValidationError("--max-rate must be in [10, 10000] Hz") }
+        guard (1...64).contains(maxBurst) else { throw ValidationError("--max-burst must be in [1, 64] frames") }
         guard ["events", "fixed", "both"].contains(clock) else { throw ValidationError("--clock must be events, fixed or both") }
         let unknown = phaseNames.filter { !Self.allPhases.contains($0) }
         guard unknown.isEmpty, !phaseNames.isEmpty else {
@@ -105,10 +109,13 @@ struct ServiceBench: AsyncParsableCommand {
             }
         }
         let watcher = try await BenchTUIOWatcher.start()
+        _ = InputEventLoop.group
+        print("the bench's TUIO receiver thread: \(ReceiveThreadPriority.status(of: .touchInput)); "
+              + "serve's frame clock and touch input threads: SCHED_FIFO unless PERCBRIDGE_RT_PRIORITY=0 or not permitted (serve's log says)")
         var results: [BenchPhaseResult] = []
         for phase in phases {
             let runner = BenchPhaseRunner(phase: phase, binary: binary, seconds: seconds, rate: rate, percRate: percRate,
-                                          maxRate: maxRate, watcher: watcher, verbose: verbose)
+                                          maxRate: maxRate, maxBurst: maxBurst, watcher: watcher, verbose: verbose)
             let r = try await runner.run()
             results.append(r)
             print("  \(phase.clock) \(phase.name): done (load \(r.load))")

@@ -16,6 +16,7 @@ struct BenchPhaseRunner {
     let rate: Double
     let percRate: Double
     var maxRate = 1000.0
+    var maxBurst = 4
     let watcher: BenchTUIOWatcher
     var verbose = false
 
@@ -37,7 +38,7 @@ struct BenchPhaseRunner {
         defer { touchscreen?.remove() }
         let serve = try BenchServeChild(.init(binary: binary, percs: addresses, bus: emulator.address, tuioIn: tuioIn,
                                               tuioOut: watcher.port, rateHz: rate, record: phase.latency || phase.evdev,
-                                              clock: phase.clock, maxRateHz: maxRate, evdev: touchscreen))
+                                              clock: phase.clock, maxRateHz: maxRate, maxBurst: maxBurst, evdev: touchscreen))
         guard let http = await serve.httpPort(within: 30) else {
             throw BenchFailure("serve did not start within 30 s (\(phase.name)); its log:\n\(serve.log)")
         }

@@ -23,6 +23,8 @@ final class BenchServeChild: @unchecked Sendable {
         var clock: String
         /// `[clock] max_rate_hz` (the event clock's coalescing cap).
         var maxRateHz: Double = 1000
+        /// `[clock] max_burst` (frames the event clock may cut back to back).
+        var maxBurst = 4
         /// Run serve under umockdev-run with this fake touchscreen as an evdev input.
         var evdev: UmockdevTouchscreen? = nil
     }
@@ -55,6 +57,7 @@ final class BenchServeChild: @unchecked Sendable {
             mode = "\(setup.clock)"
             rate_hz = \(setup.rateHz)
             max_rate_hz = \(setup.maxRateHz)
+            max_burst = \(setup.maxBurst)
             follow_presented = false
             [[input]]
             kind = "tuio"

@@ -49,7 +49,10 @@ final class BenchTUIOWatcher: Sendable {
 
     static func start() async throws -> BenchTUIOWatcher {
         let watcher = BenchTUIOWatcher()
-        let ch = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        // serve's own touch-input loop type: a thread of its own (not behind the bench's
+        // senders and apps on the shared loops), real-time when allowed, so what the bench
+        // measures is serve and not the bench's receive thread waiting for a core.
+        let ch = try await DatagramBootstrap(group: InputEventLoop.group)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
             .channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
             .channelInitializer { channel in

@@ -48,6 +48,7 @@ public final class EvdevInputSource: InputSource {
             try await withCheckedThrowingContinuation { (cont: CheckedContinuation<Void, any Error>) in
                 done.withLock { $0 = cont }
                 let thread = Thread { [self] in
+                    ReceiveThreadPriority.promoteCurrentThread(as: .touchInput)
                     var decoder = initial // owned by this thread only
                     var lastEvent = MonotonicClock.now()
                     var result: (any Error)?

@@ -56,7 +56,7 @@ public final class JSONInputSource: InputSource {
 
     /// Binds and returns the bound port (useful with port 0).
     public func bind(sink: @escaping @Sendable ([ContactUpdate]) -> Void) async throws -> Int {
-        let group = MultiThreadedEventLoopGroup.singleton
+        let group = InputEventLoop.group
         let ch: any Channel
         switch transport {
         case .udp:

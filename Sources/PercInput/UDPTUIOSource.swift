@@ -34,7 +34,7 @@ public final class UDPTUIOSource: InputSource {
 
     /// Binds and returns the bound port (useful with port 0).
     public func bind(sink: @escaping @Sendable ([ContactUpdate]) -> Void) async throws -> Int {
-        let ch = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let ch = try await DatagramBootstrap(group: InputEventLoop.group)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             // Whole datagrams: NIO's default 2 KiB receive buffer would cut large frames short.
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))

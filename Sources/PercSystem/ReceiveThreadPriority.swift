@@ -1,19 +1,26 @@
-// Real-time scheduling (SCHED_FIFO) for the threads that receive notifications, when allowed.
+// Real-time scheduling (SCHED_FIFO) for the threads on the input → output path, when allowed.
 import Foundation
 import Glibc
 import Synchronization
 
-/// Lets the threads that receive BLE notifications run under `SCHED_FIFO` at a low
-/// real-time priority: the AcquireNotify reader (`NotifySocket`, the fd path) by default,
-/// the D-Bus event loop threads (`DBusEventLoop`, the StartNotify path) on request.
+/// Lets the threads on the path from an input to the outputs run under `SCHED_FIFO` at a low
+/// real-time priority: the AcquireNotify reader (`NotifySocket`, the fd path), the frame
+/// clock's thread (`FrameTicker`: cut, engine step, TUIO out) and the touch input threads
+/// (`InputEventLoop`, evdev readers) by default, the D-Bus event loop threads
+/// (`DBusEventLoop`, the StartNotify path) on request.
 ///
 /// Why: on a busy machine most of a notification's latency is the time its receiving thread,
 /// woken by the kernel, waits for a core behind ordinary (SCHED_OTHER) work; a real-time
-/// thread runs at once. Both do bounded work per message (read, decode, hand over) and then
-/// sleep, so they cannot starve the machine (and the kernel's RT throttling caps them at 95%
-/// of a core anyway). The tangible engine, outputs and everything on the Swift task pool
-/// stay ordinary. Event handlers called on these threads (`PercLink`'s `onEvent`, signal
-/// handlers) must be quick and must not block.
+/// thread runs at once. The readers do bounded work per message (read, decode, hand over)
+/// and then sleep; the frame thread does one engine step and the outputs per frame, at most
+/// `max_rate_hz` frames a second, on bounded tables and queues. So they cannot starve the
+/// machine (and the kernel's RT throttling caps them at 95% of a core anyway). The web
+/// server, the apps' sockets and everything on the Swift task pool stay ordinary. Event
+/// handlers called on these threads (`PercLink`'s `onEvent`, signal handlers) must be quick
+/// and must not block.
+///
+/// The frame thread joined in issue 13: with two CPU hogs beside `bench service`, touch →
+/// TUIO p99 was 4.5–4.9 ms with ordinary threads and 0.7–0.8 ms real-time (docs/benchmarks.md).
 ///
 /// Why the D-Bus loops stay ordinary by default: in interleaved runs of `bench notify`
 /// (docs/benchmarks.md) a real-time loop cut our own share of a StartNotify notification
@@ -32,6 +39,10 @@ public enum ReceiveThreadPriority {
     public enum Role: String, Sendable {
         case notifySocket = "AcquireNotify reader"
         case dbusLoop = "D-Bus loop"
+        /// The frame clock's thread (cuts frames, steps the engine, sends TUIO).
+        case frameClock = "frame clock"
+        /// The touch input threads (TUIO/JSON event loop, evdev readers).
+        case touchInput = "touch input"
     }
 
     /// The outcome of the last promotion attempt of a role (for benches and diagnostics).
@@ -50,7 +61,7 @@ public enum ReceiveThreadPriority {
 
     /// Puts the calling thread under SCHED_FIFO at `requested`; true when it is.
     @discardableResult
-    static func promoteCurrentThread(as role: Role = .notifySocket) -> Bool {
+    public static func promoteCurrentThread(as role: Role = .notifySocket) -> Bool {
         guard requested > 0 else {
             lastStatus.withLock { $0[role] = "ordinary (PERCBRIDGE_RT_PRIORITY=0)" }
             return false

@@ -52,13 +52,20 @@ public final class FrameTicker: Sendable {
     public func start(onTick: @escaping @Sendable (Seconds) -> Void) {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         schedule.withLock { $0.start(at: MonotonicClock.now()) }
+        let promoted = DispatchSemaphore(value: 0)
         let t = Thread { [self] in
+            // Real-time when allowed (ReceiveThreadPriority): an input's frame must not wait
+            // for a core behind ordinary work. Its work per frame is bounded (the engine's
+            // tables, the outputs' queues) and at most `max_rate_hz` frames run a second.
+            ReceiveThreadPriority.promoteCurrentThread(as: .frameClock)
+            promoted.signal()
             run(onTick)
             done.signal()
         }
         t.name = "percbridge-frame-clock"
         t.qualityOfService = .userInteractive
         t.start()
+        promoted.wait()  // so `ReceiveThreadPriority.status(of: .frameClock)` is known on return
     }
 
     /// Stops the thread and waits for its last tick to finish.

@@ -10,19 +10,25 @@ public struct TickSchedule: Sendable {
         /// to ticking at `fallbackHz` so inputs keep flowing.
         case followPresented(fallbackHz: Double)
         /// Cut a frame as soon as an input frame completes or a sensor event arrives, at most
-        /// one per `1 / maxHz` (later inputs wait and are coalesced into the next frame).
-        /// While the surface is busy (`busy(_:)`), also cut every `1 / busyHz` so what is about
-        /// time (check deadlines, the time window, stationary checks, drop-outs) advances
-        /// without input; a quiet surface sleeps until the next input. Presented reports cut
-        /// frames as in `followPresented` when `followPresented` is true.
-        case events(maxHz: Double, busyHz: Double, followPresented: Bool)
+        /// `maxHz` a second: a token bucket of `burst` cuts refilled at `maxHz` (when it is
+        /// empty, later inputs wait and are coalesced into the next frame; `burst` 1 is a
+        /// fixed minimum spacing of `1 / maxHz`). While the surface is busy (`busy(_:)`),
+        /// also cut every `1 / busyHz` so what is about time (check deadlines, the time
+        /// window, stationary checks, drop-outs) advances without input; a quiet surface
+        /// sleeps until the next input. Presented reports cut frames as in `followPresented`
+        /// when `followPresented` is true.
+        case events(maxHz: Double, burst: Int = 4, busyHz: Double, followPresented: Bool)
     }
 
     public let mode: Mode
     /// The fixed/fallback period; in event mode the busy period.
     public let period: Seconds
-    /// Event mode: the shortest time between two cuts (the coalescing cap).
+    /// Event mode: the time one cut's token takes to come back (`1 / maxHz`).
     let minInterval: Seconds
+    /// Event mode: the bucket's size (cuts that may follow each other without waiting).
+    let burst: Double
+    /// Event mode: tokens left in the bucket right after `lastCut`.
+    private var tokensAfterLastCut: Double = 0
     private(set) var nextDeadline: Seconds = 0
     private(set) var lastCut: Seconds = -.infinity
     /// Deadlines skipped because a tick ran later than one whole period.
@@ -33,11 +39,12 @@ public struct TickSchedule: Sendable {
     public init(mode: Mode) {
         self.mode = mode
         switch mode {
-        case .fixedRate(let hz): period = 1 / max(hz, 0.1); minInterval = 0
-        case .followPresented(let hz): period = 1 / max(hz, 0.1); minInterval = 0
-        case .events(let maxHz, let busyHz, _):
+        case .fixedRate(let hz): period = 1 / max(hz, 0.1); minInterval = 0; burst = 1
+        case .followPresented(let hz): period = 1 / max(hz, 0.1); minInterval = 0; burst = 1
+        case .events(let maxHz, let burst, let busyHz, _):
             period = 1 / max(busyHz, 0.1)
             minInterval = 1 / max(maxHz, 1)
+            self.burst = Double(max(burst, 1))
         }
     }
 
@@ -45,7 +52,7 @@ public struct TickSchedule: Sendable {
     private var follows: Bool {
         switch mode {
         case .followPresented: true
-        case .events(_, _, let f): f
+        case .events(_, _, _, let f): f
         case .fixedRate: false
         }
     }
@@ -71,11 +78,23 @@ public struct TickSchedule: Sendable {
         return cut(at: now)
     }
 
-    /// Event mode: when waiting inputs may be cut at the earliest.
-    var earliestInputCut: Seconds { lastCut.isFinite ? lastCut + minInterval : -.infinity }
+    /// Event mode: when waiting inputs may be cut at the earliest (when the bucket holds a
+    /// whole token again).
+    var earliestInputCut: Seconds {
+        lastCut.isFinite ? lastCut + max(0, 1 - tokensAfterLastCut) * minInterval : -.infinity
+    }
+
+    /// Tokens in the bucket at `time` (not before `lastCut`).
+    private func tokens(at time: Seconds) -> Double {
+        guard lastCut.isFinite else { return burst }
+        return min(burst, tokensAfterLastCut + max(0, time - lastCut) / minInterval)
+    }
 
     private mutating func cut(at now: Seconds) -> Seconds {
         let c = max(now, lastCut)
+        // Every cut takes a token; a timer's or a presented report's cut may find the bucket
+        // empty and does not wait for it (they are not the inputs the cap is for).
+        tokensAfterLastCut = max(0, tokens(at: c) - 1)
         lastCut = c
         if isEventDriven { nextDeadline = isBusy ? c + period : .infinity }
         return c

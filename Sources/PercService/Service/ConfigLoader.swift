@@ -47,6 +47,7 @@ public enum ConfigLoader {
             let r = reader(t, "clock")
             config.clock.mode = r.choice("mode", default: config.clock.mode)
             config.clock.maxRateHz = r.double("max_rate_hz", in: 10...10000, unit: "Hz", default: config.clock.maxRateHz)
+            config.clock.maxBurst = r.int("max_burst", in: 1...64, unit: "frames", default: config.clock.maxBurst)
             config.clock.rateHz = r.double("rate_hz", in: 1...1000, unit: "Hz", default: config.clock.rateHz)
             config.clock.followPresented = r.bool("follow_presented", default: config.clock.followPresented)
             issues += r.finish()

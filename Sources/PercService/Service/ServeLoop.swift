@@ -75,6 +75,10 @@ public final class ServeLoop: Service {
             group.addTask { [self] in await self.notifySystemd() }
             SDNotify.ready(status: status())
             logger.notice("percbridge serving", metadata: ["status": "\(status())"])
+            _ = InputEventLoop.group  // made (and its thread promoted) before its status is read
+            let frameThread = ReceiveThreadPriority.status(of: .frameClock)
+            let inputThread = ReceiveThreadPriority.status(of: .touchInput)
+            logger.info("thread scheduling: frame clock \(frameThread), touch input \(inputThread)")
             try await gracefulShutdown()
             SDNotify.stopping()
             group.cancelAll()

@@ -27,6 +27,9 @@ public struct ServiceConfig: Hashable, Sendable {
         var mode = Mode.events
         /// Event mode: at most this many frames per second (bursts are coalesced).
         var maxRateHz = 1000.0
+        /// Event mode: how many frames may be cut back to back before the `maxRateHz` cap
+        /// makes inputs wait (a token bucket of this size, refilled at `maxRateHz`).
+        var maxBurst = 4
         /// Fixed mode: the tick rate; event mode: the timer rate while something on the
         /// surface changes with time alone (checks, time window, stationary checks, drop-outs).
         public var rateHz = 120.0

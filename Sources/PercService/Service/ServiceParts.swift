@@ -32,7 +32,7 @@ public struct ServiceParts: Sendable {
         let metrics = ServiceMetrics()
         let follow = config.clock.followPresented && acceptPresented
         let mode: TickSchedule.Mode = switch config.clock.mode {
-        case .events: .events(maxHz: config.clock.maxRateHz, busyHz: config.clock.rateHz, followPresented: follow)
+        case .events: .events(maxHz: config.clock.maxRateHz, burst: config.clock.maxBurst, busyHz: config.clock.rateHz, followPresented: follow)
         case .fixed: follow ? .followPresented(fallbackHz: config.clock.rateHz) : .fixedRate(hz: config.clock.rateHz)
         }
         let clock = FrameClock(mode: mode, recorder: recorder)

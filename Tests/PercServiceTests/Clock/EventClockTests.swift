@@ -10,7 +10,7 @@ import PercTestSupport
 
 @Suite struct EventClockTests {
     @Test func inputCutsAtOnceUnlessTheCapSaysWait() {
-        var s = TickSchedule(mode: .events(maxHz: 100, busyHz: 10, followPresented: false))
+        var s = TickSchedule(mode: .events(maxHz: 100, burst: 1, busyHz: 10, followPresented: false))
         s.start(at: 0)
         #expect(s.nextDeadline == .infinity, "a quiet surface has no deadline")
         #expect(s.timerFired(now: 5) == nil)
@@ -19,6 +19,30 @@ import PercTestSupport
         #expect(s.inputPending(now: 1.002) == nil)
         #expect(abs(s.earliestInputCut - 1.01) < 1e-12)
         #expect(s.inputPending(now: 1.01) == 1.01)
+    }
+
+    /// The cap is a token bucket: `burst` cuts back to back, then one per `1 / maxHz`; a
+    /// quiet spell refills it, never above `burst`; over any window at most
+    /// `burst + window * maxHz` inputs are cut.
+    @Test func theCapLetsABurstThroughThenHoldsTheRate() {
+        var s = TickSchedule(mode: .events(maxHz: 1000, burst: 4, busyHz: 10, followPresented: false))
+        s.start(at: 0)
+        for k in 0..<4 { #expect(s.inputPending(now: 1.0 + Double(k) * 1e-5) != nil, "cut \(k) of the burst") }
+        #expect(s.inputPending(now: 1.00005) == nil, "the bucket is empty")
+        // One token takes 1 ms; the 30 µs of the burst already brought back 0.03 of one.
+        #expect(abs(s.earliestInputCut - 1.001) < 1e-9, "\(s.earliestInputCut)")
+        #expect(s.inputPending(now: 1.0009) == nil)
+        #expect(s.inputPending(now: 1.001) != nil)
+        // A long quiet spell fills the bucket to 4, not more.
+        for k in 0..<4 { #expect(s.inputPending(now: 5.0 + Double(k) * 1e-5) != nil) }
+        #expect(s.inputPending(now: 5.00005) == nil)
+        // A flood: an input every 10 µs for one second is cut at most 4 + 1000 times.
+        var t = 10.0, cuts = 0
+        while t < 11.0 {
+            if s.inputPending(now: t) != nil { cuts += 1 }
+            t += 1e-5
+        }
+        #expect(cuts <= 4 + 1000 && cuts >= 990, "\(cuts) cuts in 1 s")
     }
 
     @Test func busySurfaceKeepsATimerQuietOneSleeps() {

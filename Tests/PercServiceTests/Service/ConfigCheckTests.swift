@@ -35,6 +35,9 @@ import PercTestSupport
         let r = try await check("[surface]\nwidth_mm = 800\n\n[clock]\nrate_hz = 5000\n")
         #expect(r.status == 78)
         #expect(r.stderr.contains("percbridge.toml:5: clock.rate_hz: 5000.0 is out of range; allowed: 1.0 to 1000.0 Hz"))
+        let burst = try await check("[clock]\nmax_burst = 0\n")
+        #expect(burst.status == 78)
+        #expect(burst.stderr.contains("percbridge.toml:2: clock.max_burst: 0 is out of range; allowed: 1 to 64 frames"))
     }
 
     @Test func wrongTypeSaysWhatWasFound() async throws {
@@ -46,7 +49,7 @@ import PercTestSupport
     @Test func unknownKeyListsTheKnownOnes() async throws {
         let r = try await check("[clock]\nrate_hz = 60\nrate = 60\n")
         #expect(r.status == 78)
-        #expect(r.stderr.contains(":3: clock.rate: unknown key; allowed: follow_presented, max_rate_hz, mode, rate_hz"))
+        #expect(r.stderr.contains(":3: clock.rate: unknown key; allowed: follow_presented, max_burst, max_rate_hz, mode, rate_hz"))
     }
 
     @Test func unknownSectionIsReported() async throws {

@@ -55,8 +55,10 @@ public final class ServeProcess: @unchecked Sendable {
         try self.init(dir: dir, config: setup.toml, arguments: arguments, logLevel: logLevel)
     }
 
-    /// `config` is the TOML body without `[http]` (added with a free port).
-    public init(dir: URL, config: String, arguments: [String] = [], logLevel: String = "info") throws {
+    /// `config` is the TOML body without `[http]` (added with a free port); `environment`
+    /// is added to the test's own.
+    public init(dir: URL, config: String, arguments: [String] = [], logLevel: String = "info",
+                environment: [String: String] = [:]) throws {
         self.dir = dir
         httpPort = TUIOPeers.freeUDPPort()  // a free number; TCP on it is free as well here
         let configURL = dir.appendingPathComponent("percbridge.toml")
@@ -65,6 +67,9 @@ public final class ServeProcess: @unchecked Sendable {
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = CLI.binary
         process.arguments = ["serve", "--config", configURL.path, "--log-level", logLevel] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: logURL)
         try process.run()

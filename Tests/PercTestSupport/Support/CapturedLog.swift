@@ -2,11 +2,15 @@
 import Logging
 import Synchronization
 
-public final class CapturedLog: LogHandler, @unchecked Sendable {
-    // The LogHandler protocol needs mutable properties; only `lines` is shared, under a lock.
+/// A value, as swift-log expects of a `LogHandler`: every `Logger` copy (`Logger.with(
+/// metadataKey:)` on an event-loop thread, say) changes its own metadata, and all copies
+/// append to one shared, locked store. (As a class, two threads setting metadata at once
+/// raced on one dictionary: a test process crashed in `HostileWebTests` with it.)
+public struct CapturedLog: LogHandler, Sendable {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
-    private let store = Mutex<[String]>([])
+    private final class Store: Sendable { let lines = Mutex<[String]>([]) }
+    private let store = Store()
 
     public init() {}
 
@@ -16,8 +20,8 @@ public final class CapturedLog: LogHandler, @unchecked Sendable {
     }
 
     public func log(event: LogEvent) {
-        store.withLock { $0.append("\(event.level): \(event.message)") }
+        store.lines.withLock { $0.append("\(event.level): \(event.message)") }
     }
 
-    public var lines: [String] { store.withLock { $0 } }
+    public var lines: [String] { store.lines.withLock { $0 } }
 }
