@@ -469,6 +469,15 @@ public final class PercLink: Sendable {
                 }
             }
         case .percV1:
+            // The current field and light state at once, not at the next heartbeat (up to a
+            // second away): the Sensor Event characteristic is readable (PROTOCOLS.md).
+            // BlueZ announces the read as a Value change too; the decoder drops that echo.
+            if let sensor = mirror.characteristic(device: device, service: layout.service, uuid: layout.notify),
+               sensor.flags.contains("read") {
+                do { deliverRead(try await calls.readValue(sensor.path), arrival: NotifySocket.monotonicNow()) } catch {
+                    logger.info("PERC \(configuration.address): reading the current state failed: \(error)")
+                }
+            }
             if let battery = mirror.characteristic(device: device, service: PercGattLayout.batteryService,
                                                    uuid: PercGattLayout.batteryLevel),
                let level = try? await calls.readValue(battery.path).first {

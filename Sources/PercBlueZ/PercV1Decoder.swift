@@ -20,15 +20,32 @@ struct PercV1Decoder: Sendable {
     private var recent: UInt64 = 0
     private var lastField: UInt8?
     private var lastLight: UInt8?
+    /// The value read at link-up, until the first notification: BlueZ also announces a read
+    /// as a `Value` change, which StartNotify users receive like a notification.
+    private var readValue: [UInt8]?
+    /// The first notification since link-up, while it is the only one: the read's echo may
+    /// come before the read's reply.
+    private var firstNotification: [UInt8]?
+    private var notificationsSinceLinkUp = 0
 
     init(tangible: TangibleID) { self.tangible = tangible }
 
     mutating func linkRestarted() {
-        lastSequence = nil; lastField = nil; lastLight = nil; recent = 0
+        lastSequence = nil; lastField = nil; lastLight = nil; recent = 0; readValue = nil
+        firstNotification = nil; notificationsSinceLinkUp = 0
     }
 
     mutating func decode(_ bytes: some Collection<UInt8>, arrival: Seconds) -> [SensorEvent] {
+        // The read's own echo (the same bytes, sequence included, before any notification)
+        // is not a notification: not counted, no events, no sequence expectation.
+        if lastSequence == nil, let read = readValue, read.elementsEqual(bytes) {
+            readValue = nil
+            return []
+        }
+        readValue = nil
         stats.notifications += 1
+        notificationsSinceLinkUp += 1
+        firstNotification = notificationsSinceLinkUp == 1 ? Array(bytes) : nil
         let value: PercV1Value
         do {
             value = try PercV1Value(parsing: bytes)
@@ -69,18 +86,39 @@ struct PercV1Decoder: Sendable {
     /// A value read (ReadValue) right after subscribing: the current state without waiting
     /// for the next heartbeat. Only used while no notification came yet (a notification is
     /// newer or the same); not counted as a notification, and the sequence expectation stays
-    /// unset, so the PERC's own first notification is neither a duplicate nor a gap.
+    /// unset, so the PERC's own first notification is neither a duplicate nor a gap. BlueZ
+    /// announces the read as a `Value` change too (StartNotify users receive it): that echo
+    /// is dropped when it comes after the reply, and taken back when it came before.
     mutating func decodeRead(_ bytes: some Collection<UInt8>, arrival: Seconds) -> [SensorEvent] {
-        guard lastSequence == nil, let value = try? PercV1Value(parsing: bytes) else { return [] }
-        return stateEvents(value, arrival: arrival, heartbeatWhenUnchanged: false)
+        if lastSequence != nil {
+            // The only "notification" so far was this read's echo, which came before the
+            // reply: it was no notification. Its events (the same state) were delivered;
+            // the count and the sequence expectation are taken back, so the PERC's next
+            // notification is neither a duplicate nor a gap.
+            if notificationsSinceLinkUp == 1, let first = firstNotification, first.elementsEqual(bytes) {
+                stats.notifications -= 1
+                notificationsSinceLinkUp = 0
+                firstNotification = nil
+                lastSequence = nil
+                recent = 0
+            }
+            return []
+        }
+        guard let value = try? PercV1Value(parsing: bytes) else { return [] }
+        readValue = Array(bytes)
+        return stateEvents(value, arrival: arrival, heartbeatWhenUnchanged: false, read: true)
     }
 
     /// Field and light events for what changed since the last value (a heartbeat when nothing
-    /// did and `heartbeatWhenUnchanged`), and the new state remembered.
-    private mutating func stateEvents(_ value: PercV1Value, arrival: Seconds, heartbeatWhenUnchanged: Bool) -> [SensorEvent] {
+    /// did and `heartbeatWhenUnchanged`), and the new state remembered. A `read` value's
+    /// events carry no sequence and no device time: the value may be older than the read (the
+    /// PERC's last state), so its device time says nothing about latency, and it was no
+    /// notification.
+    private mutating func stateEvents(_ value: PercV1Value, arrival: Seconds, heartbeatWhenUnchanged: Bool,
+                                      read: Bool = false) -> [SensorEvent] {
         func event(_ kind: SensorKind, _ v: UInt8) -> SensorEvent {
-            SensorEvent(tangible: tangible, kind: kind, value: Int(v), sequence: value.sequence,
-                        deviceTime: value.deviceTime, arrival: arrival)
+            SensorEvent(tangible: tangible, kind: kind, value: Int(v), sequence: read ? nil : value.sequence,
+                        deviceTime: read ? nil : value.deviceTime, arrival: arrival)
         }
         var events: [SensorEvent] = []
         if lastField != value.field { events.append(event(.field, value.field)) }

@@ -370,6 +370,11 @@ class GattCharacteristic(mockobject.DBusMockObject):
         if "read" not in self.flags:
             raise err("org.bluez.Error.NotPermitted", "Read not permitted")
         value = self.props[CHAR_IFACE]["Value"]
+        if self.role == "sensor" and self.device.last_sensor_value is not None:
+            # A read asks the PERC: it answers with its current state (its last value, also
+            # one whose notification went nowhere), not with what BlueZ last cached.
+            value = dbus.Array(self.device.last_sensor_value, signature="y")
+        self.props[CHAR_IFACE]["Value"] = value
         # BlueZ updates Value on a read too (which looks like a notification to StartNotify users).
         self.emulator.props_changed(self.path, CHAR_IFACE, {"Value": dbus.Array(value, signature="y")})
         return dbus.Array(value, signature="y")
@@ -500,6 +505,7 @@ class PercDevice:
         self.gatt_paths = []
         self.seq = 0
         self.light = 0
+        self.last_sensor_value = None  # the PERC v1 Sensor Event value a read returns
         self.sent = 0
         self.unsent = 0
         self.stream = None
@@ -704,6 +710,8 @@ class PercDevice:
         return data
 
     def send(self, data):
+        if self.profile == "perc-v1":
+            self.last_sensor_value = bytes(data)
         ch = self.sensor_char()
         if ch is None or not self.connected:
             self.unsent += 1

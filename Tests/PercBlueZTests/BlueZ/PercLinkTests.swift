@@ -12,13 +12,20 @@ import PercTestSupport
         let (link, task) = bed.startLink(BlueZTestbed.v1, events: log)
         defer { task.cancel() }
         #expect(await eventually { link.linkUps == 1 })
+        // The link-up read comes right after subscribing (the state before any notification).
+        #expect(await eventually { log.count(.light) == 1 })
         try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 20)
         #expect(await eventually { link.stats.notifications == 20 })
         #expect(link.notifyPath == .acquireNotify)
         #expect(try await bed.control.stats(BlueZTestbed.v1)["acquired"]?.bool == true)
         #expect(log.count(.link, value: 1) == 1)
-        #expect(log.count(.light) == 20)
-        #expect(log.events.filter { $0.kind == .light }.allSatisfy { $0.deviceTime != nil && $0.sequence != nil })
+        // The state read at link-up (the emulated PERC's initial value: field 0, light 0),
+        // then the 20 notified lights, each with its sequence number and device time.
+        let lights = log.events.filter { $0.kind == .light }
+        #expect(lights.count == 21)
+        #expect(lights.first.map { $0.sequence == nil && $0.deviceTime == nil && $0.value == 0 } == true)
+        #expect(lights.dropFirst().allSatisfy { $0.deviceTime != nil && $0.sequence != nil })
+        #expect(log.count(.field, value: 0) == 1)
         #expect(link.stats.lost == 0)
     }
 
@@ -30,8 +37,14 @@ import PercTestSupport
         defer { task.cancel() }
         #expect(await eventually { link.linkUps == 1 })
         #expect(link.notifyPath == .startNotify)
+        // The link-up read's light, then 10 notified. BlueZ announces the read as a Value
+        // change, which StartNotify delivers like a notification: it is not counted twice.
+        #expect(await eventually { log.count(.light) == 1 && log.count(.field) == 1 })
         try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 10)
-        #expect(await eventually { log.count(.light) == 10 })
+        #expect(await eventually { log.count(.light) == 11 }, "\(log.events.map { "\($0.kind) \($0.value) \($0.sequence.map(String.init) ?? "-")" }) \(link.stats)")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(log.count(.light) == 11 && log.count(.field) == 2)  // read: field 0; stream: field 1
+        #expect(link.stats.notifications == 10 && link.stats.duplicates == 0 && link.stats.lost == 0)
         #expect(try await bed.control.stats(BlueZTestbed.v1)["start_sessions"]?.int == 1)
     }
 
@@ -105,8 +118,10 @@ import PercTestSupport
         #expect(await eventually(8) { link.linkUps == 2 })
         #expect(log.count(.link, value: 1) == 2)
         #expect(attempts == 1)  // failed attempts do not count as connects in the emulator
+        // Each link-up read the state at once (field 0), without waiting for a notification.
+        #expect(await eventually { log.count(.field, value: 0) == 2 })
         try await bed.control.sendV1(BlueZTestbed.v1, field: 0, light: 1)
-        #expect(await eventually { log.count(.field, value: 0) == 1 })
+        #expect(await eventually { log.count(.light, value: 1) == 1 })
         // Backed off while out of range, but did not spin.
         let retries = log.statuses.filter { if case .retrying = $0 { true } else { false } }.count
         #expect(retries >= 1 && retries < 20)
@@ -142,7 +157,8 @@ import PercTestSupport
         #expect(bed.session.mirror.characteristics(of: "/org/bluez/hci0").isEmpty)
         try await bed.control.plugAdapter("hci0", powered: false)
         #expect(await eventually(8) { link.linkUps == 2 })
-        try await bed.control.sendV1(BlueZTestbed.v1, field: 0, light: 0)
-        #expect(await eventually { log.count(.field, value: 0) == 1 })
+        #expect(await eventually { log.count(.field, value: 0) == 2 })  // read at each link-up
+        try await bed.control.sendV1(BlueZTestbed.v1, field: 0, light: 1)
+        #expect(await eventually { log.count(.light, value: 1) == 1 })
     }
 }

@@ -114,14 +114,42 @@ import PercTestSupport
         #expect(await eventually { link.linkUps == 2 })
     }
 
+    /// The read's echo (a StartNotify Value change) may come before the read's reply: it is
+    /// decoded as a notification first, then taken back when the reply shows the same bytes,
+    /// so the PERC's next notification (same sequence as the initial value here) is no
+    /// duplicate and nothing counts as lost.
+    @Test func aReadsEchoBeforeItsReplyIsTakenBack() {
+        var d = PercV1Decoder(tangible: 1)
+        let value: [UInt8] = [0x10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+        #expect(d.decode(value, arrival: 1).map(\.kind) == [.field, .light])
+        #expect(d.decodeRead(value, arrival: 1.001).isEmpty, "the state was delivered already")
+        #expect(d.stats.notifications == 0)
+        // The PERC's first own notification reuses sequence 0 (as the emulator's does).
+        #expect(d.decode([0x10, 0, 0, 9, 0, 0, 0, 1, 1, 0, 0], arrival: 2).map(\.kind) == [.field, .light])
+        #expect(d.stats.notifications == 1 && d.stats.duplicates == 0 && d.stats.lost == 0)
+        // A read of other bytes after a real notification is older news: nothing taken back.
+        #expect(d.decodeRead(value, arrival: 3).isEmpty)
+        #expect(d.stats.notifications == 1)
+    }
+
     @Test func readValueFillsTheStateBeforeTheFirstNotification() {
         var d = PercV1Decoder(tangible: 1)
         let value: [UInt8] = [0x10, 7, 0, 1, 0, 0, 0, 1, 0, 0, 0]
-        #expect(d.decodeRead(value, arrival: 1).map(\.kind) == [.field, .light])
-        // The PERC's own notification of the same value: no duplicate, no gap, a heartbeat.
-        #expect(d.decode(value, arrival: 2).map(\.kind) == [.heartbeat])
-        #expect(d.stats.duplicates == 0 && d.stats.lost == 0)
+        let read = d.decodeRead(value, arrival: 1)
+        #expect(read.map(\.kind) == [.field, .light])
+        // The value may be older than the read: no sequence, no device time (no latency).
+        #expect(read.allSatisfy { $0.sequence == nil && $0.deviceTime == nil })
+        // BlueZ's echo of the read (StartNotify users get it as a Value change): dropped,
+        // not counted as a notification.
+        #expect(d.decode(value, arrival: 1.01).isEmpty)
+        #expect(d.stats.notifications == 0)
+        // The PERC's next notification, same state: no duplicate, no gap, a heartbeat.
+        #expect(d.decode([0x10, 8, 0, 2, 0, 0, 0, 1, 0, 0, 0], arrival: 2).map(\.kind) == [.heartbeat])
+        #expect(d.stats.notifications == 1 && d.stats.duplicates == 0 && d.stats.lost == 0)
         // Once notifications flow, a read is older news and is ignored.
         #expect(d.decodeRead([0x10, 6, 0, 1, 0, 0, 0, 0, 0, 0, 0], arrival: 3).isEmpty)
+        // A notification with the read's bytes after a new link-up is a notification again.
+        d.linkRestarted()
+        #expect(d.decode(value, arrival: 4).map(\.kind) == [.field, .light])
     }
 }
