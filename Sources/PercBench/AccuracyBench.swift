@@ -94,6 +94,10 @@ struct AccuracyBench: ParsableCommand {
         var touchAfterFieldOn = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var openAges = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var wrongExamples: [Int] = []
+        /// Correct cases recognised more than 300 ms (the p95 target) after their
+        /// last marker touch began: the ones that made the p95, to replay with --show.
+        var slow = 0
+        var slowExamples: [(index: Int, after: Seconds)] = []
         for _ in 0..<cases {
             let c = generator.next()
             let (verdict, recognisedAfter, touches, cause) = play(c)
@@ -103,6 +107,10 @@ struct AccuracyBench: ParsableCommand {
             if verdict == .correct, let a = cause.2, let r = recognisedAfter {
                 _ = afterTouch.record(UInt64(max(0, a) * 1_000_000))
                 _ = touchAfterFieldOn.record(UInt64(max(0, r - a) * 1_000_000))
+                if a > 0.3 {
+                    slow += 1
+                    if slowExamples.count < 8 { slowExamples.append((c.index, a)) }
+                }
             }
             if verdict == .missed {
                 causes[cause.0, default: 0] += 1
@@ -132,6 +140,10 @@ struct AccuracyBench: ParsableCommand {
         print(String(format: "last own marker touch began → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms (n = %d)",
                      Double(afterTouch.valueAtPercentile(50)) / 1000, Double(afterTouch.valueAtPercentile(95)) / 1000,
                      Double(afterTouch.valueAtPercentile(99)) / 1000, afterTouch.totalCount))
+        if slow > 0 {
+            print("  recognised > 300 ms after the last own marker touch: \(slow) cases, e.g. "
+                  + slowExamples.map { "\($0.index) (\(Int(($0.after * 1000).rounded())) ms)" }.joined(separator: ", "))
+        }
         print("by marker touches at placement:")
         for n in byTouches.keys.sorted(by: >) {
             let b = byTouches[n]!
