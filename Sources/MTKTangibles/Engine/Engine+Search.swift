@@ -155,8 +155,11 @@ extension Engine {
                     if !obs.canCheck, free, ownsByTiming(c, i, against: rivals.compactMap { index[$0] }) { continue }
                     obs.contested.insert(c.traceSet)
                 }
-                if case .window(let f) = w, scene.now >= f + config.timeWindow {
+                if case .window(let f) = w, scene.now >= f + config.timeWindow
+                    || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + config.earlyPairCheckAfter) {
                     // At the window's end: pairs of window traces outside every window triple.
+                    // Inside the window too, after `earlyPairCheckAfter`, while no triple fits:
+                    // the PERC machine checks such pairs by light before the window's end.
                     let inTriples = Set(obs.windowTriples.flatMap(\.traceSet))
                     for k in scene.ids.indices where !scene.blocked[k] && scene.began[k] >= f - config.timeWindow
                         && scene.began[k] <= f + config.timeWindow && (scene.holder[k] == nil || scene.holder[k] == id) {

@@ -57,6 +57,15 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// When only moving candidates exist, ask for checks anyway with their velocity so the
     /// scheduler can draw at the predicted position (the thesis never checked moving ones).
     public var checkMovingWithPrediction = true
+    /// Inside the time window, when no triple fits but pairs of window traces do (a marker
+    /// that did not register, HARDWARE-MODEL), light is asked about the pairs this long
+    /// after the field-on instead of at the window's end. It waits out most of the markers'
+    /// onset spread (99% within ±150 ms of the field-on), so a third touch still makes a
+    /// triple the thesis's window guess. Recordings made before this setting existed read
+    /// it as "never" (`Self.never`), so they replay as they ran.
+    public var earlyPairCheckAfter: Seconds = 0.12
+    /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
+    public static let never: Seconds = .greatestFiniteMagnitude
 
     public init() {}
 
@@ -87,5 +96,6 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         minHypothesisSeparation = try v(.minHypothesisSeparation, d.minHypothesisSeparation)
         recheckRejectedAfter = try v(.recheckRejectedAfter, d.recheckRejectedAfter)
         checkMovingWithPrediction = try v(.checkMovingWithPrediction, d.checkMovingWithPrediction)
+        earlyPairCheckAfter = try v(.earlyPairCheckAfter, Self.never)
     }
 }

@@ -262,6 +262,16 @@ public struct PercMachine: Sendable {
                     take(w[0], provenance: .guessed, guessUntil: windowEnd, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                     return
                 }
+                // No triple yet, but pairs of traces that began in the window (a marker that
+                // did not register): once most of the onset spread is over
+                // (`earlyPairCheckAfter`), light is asked now, not at the window's end. A
+                // third touch inside the window still makes the triple a window guess; at
+                // the window's end the check goes on with the answers it has.
+                if !obs.canCheck {
+                    s.check = nil  // no patch can be shown: a check begun in the window ends
+                } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter {
+                    request(obs.windowTuples, into: &s, time, &out)
+                }
                 state = .onSurface(s)
                 return
             }
