@@ -20,32 +20,33 @@ struct PercV1Decoder: Sendable {
     private var recent: UInt64 = 0
     private var lastField: UInt8?
     private var lastLight: UInt8?
-    /// The value read at link-up, until the first notification: BlueZ also announces a read
-    /// as a `Value` change, which StartNotify users receive like a notification.
-    private var readValue: [UInt8]?
-    /// The first notification since link-up, while it is the only one: the read's echo may
-    /// come before the read's reply.
-    private var firstNotification: [UInt8]?
-    private var notificationsSinceLinkUp = 0
+    /// The first value since link-up while it is the only one, and whether it was the read:
+    /// BlueZ also announces a read as a `Value` change, which StartNotify users receive like
+    /// a notification, before or after the read's reply. The same bytes again are that echo.
+    private var onlyValue: (bytes: [UInt8], read: Bool)?
+    private var sawValue = false
 
     init(tangible: TangibleID) { self.tangible = tangible }
 
     mutating func linkRestarted() {
-        lastSequence = nil; lastField = nil; lastLight = nil; recent = 0; readValue = nil
-        firstNotification = nil; notificationsSinceLinkUp = 0
+        lastSequence = nil; lastField = nil; lastLight = nil; recent = 0; onlyValue = nil; sawValue = false
+    }
+
+    /// Notes a value (read or notified) as the only one so far, or that there is more than one.
+    private mutating func noteValue(_ bytes: some Collection<UInt8>, read: Bool) {
+        onlyValue = sawValue ? nil : (Array(bytes), read)
+        sawValue = true
     }
 
     mutating func decode(_ bytes: some Collection<UInt8>, arrival: Seconds) -> [SensorEvent] {
-        // The read's own echo (the same bytes, sequence included, before any notification)
-        // is not a notification: not counted, no events, no sequence expectation.
-        if lastSequence == nil, let read = readValue, read.elementsEqual(bytes) {
-            readValue = nil
+        // The read's echo after its reply (the same bytes, sequence included) is not a
+        // notification: not counted, no events, no sequence expectation.
+        if let only = onlyValue, only.read, only.bytes.elementsEqual(bytes) {
+            onlyValue = nil
             return []
         }
-        readValue = nil
+        noteValue(bytes, read: false)
         stats.notifications += 1
-        notificationsSinceLinkUp += 1
-        firstNotification = notificationsSinceLinkUp == 1 ? Array(bytes) : nil
         let value: PercV1Value
         do {
             value = try PercV1Value(parsing: bytes)
@@ -95,17 +96,16 @@ struct PercV1Decoder: Sendable {
             // reply: it was no notification. Its events (the same state) were delivered;
             // the count and the sequence expectation are taken back, so the PERC's next
             // notification is neither a duplicate nor a gap.
-            if notificationsSinceLinkUp == 1, let first = firstNotification, first.elementsEqual(bytes) {
+            if let only = onlyValue, !only.read, only.bytes.elementsEqual(bytes) {
                 stats.notifications -= 1
-                notificationsSinceLinkUp = 0
-                firstNotification = nil
                 lastSequence = nil
                 recent = 0
             }
+            onlyValue = nil
             return []
         }
         guard let value = try? PercV1Value(parsing: bytes) else { return [] }
-        readValue = Array(bytes)
+        noteValue(bytes, read: true)
         return stateEvents(value, arrival: arrival, heartbeatWhenUnchanged: false, read: true)
     }
 

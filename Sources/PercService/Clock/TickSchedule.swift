@@ -17,8 +17,11 @@ public struct TickSchedule: Sendable {
         /// window, stationary checks, drop-outs) advances without input; a quiet surface
         /// sleeps until the next input. Presented reports cut frames as in `followPresented`
         /// when `followPresented` is true.
-        case events(maxHz: Double, burst: Int = 4, busyHz: Double, followPresented: Bool)
+        case events(maxHz: Double, burst: Int = TickSchedule.defaultBurst, busyHz: Double, followPresented: Bool)
     }
+
+    /// `[clock] max_burst`'s default: cuts that may follow each other at once.
+    public static let defaultBurst = 4
 
     public let mode: Mode
     /// The fixed/fallback period; in event mode the busy period.

@@ -29,7 +29,7 @@ public struct ServiceConfig: Hashable, Sendable {
         var maxRateHz = 1000.0
         /// Event mode: how many frames may be cut back to back before the `maxRateHz` cap
         /// makes inputs wait (a token bucket of this size, refilled at `maxRateHz`).
-        var maxBurst = 4
+        var maxBurst = TickSchedule.defaultBurst
         /// Fixed mode: the tick rate; event mode: the timer rate while something on the
         /// surface changes with time alone (checks, time window, stationary checks, drop-outs).
         public var rateHz = 120.0
