@@ -27,8 +27,9 @@ public final class PercLink: Sendable {
         public var connectTimeout: Duration = .seconds(20)
         /// A Connect unanswered this long reports the PERC unreachable (it keeps waiting).
         public var slowConnect: Duration = .seconds(5)
-        /// How long Connected=true may follow a successful Connect answer.
-        var connectedGrace: Duration = .seconds(1)
+        /// How long Connected=true may follow a successful Connect answer (it follows within
+        /// milliseconds when the link is there: 3 ms on the real-BlueZ harness).
+        var connectedGrace: Duration = .milliseconds(300)
         /// How long a connected PERC may take to resolve its services before we start over.
         var resolveTimeout: Duration = .seconds(15)
         /// How long the GATT objects may follow ServicesResolved (first connection) before the
@@ -223,7 +224,12 @@ public final class PercLink: Sendable {
                 // real-BlueZ harness after a fast link drop. Disconnect clears that state.
                 if up == nil, mirror.bluetoothdPresent, mirror.device(path: path) != nil {
                     logger.info("PERC \(address): Connected still false \(configuration.connectedGrace) after Connect; disconnecting to clear BlueZ's stale link state")
-                    try? await calls.disconnect(path)
+                    // bluetoothd answers this after its 2 s disconnect timer: the state is
+                    // clear then, so connect again at once rather than back off on top.
+                    if (try? await calls.disconnect(path)) != nil {
+                        once(.retrying(after: "BlueZ answered Connect but the link did not come up; its stale link state is cleared", inSeconds: 0))
+                        continue
+                    }
                 }
                 once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.seconds))
                 await pause(backoff, device: path)

@@ -42,6 +42,9 @@ SERVICE_IFACE = "org.bluez.GattService1"
 CHAR_IFACE = "org.bluez.GattCharacteristic1"
 AGENT_IFACE = "org.bluez.Agent1"
 AGENT_MANAGER_IFACE = "org.bluez.AgentManager1"
+# bluetoothd's DISCONNECT_TIMER (src/device.c): a Disconnect of a link it believes is up is
+# answered only after this (real 5.66 on the harness: the clearing Disconnect took 2 s).
+STALE_DISCONNECT_MS = 2000
 
 
 def uuid16(short):
@@ -795,18 +798,32 @@ class DeviceObject(mockobject.DBusMockObject):
         GLib.timeout_add(2, up)
         reply()
 
-    @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
-    def Disconnect(self):
+    @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="",
+                         async_callbacks=("reply", "error"))
+    def Disconnect(self, reply, error):
+        try:
+            self.disconnect_now(reply)
+        except dbus.exceptions.DBusException as e:
+            error(e)
+
+    def disconnect_now(self, reply):
         self.perc.disconnect_calls += 1
         if self.perc.stale:
-            self.perc.stale = False
-            self.perc.auto_connect = False
+            # bluetoothd 5.66 believes the link is there: device_request_disconnect arms its
+            # DISCONNECT_TIMER (2 s) and answers once the disconnect it then makes completes.
+            def clear():
+                self.perc.stale = False
+                self.perc.auto_connect = False
+                reply()
+                return False
+            GLib.timeout_add(STALE_DISCONNECT_MS, clear)
             return
         if not self.perc.connected:
             # bluetoothd's Disconnect also takes a paired device out of the auto-connect list.
             self.perc.auto_connect = False
             raise err("org.bluez.Error.NotConnected", "Not Connected")
         self.perc.link_lost(announce=True, local=True)
+        reply()
 
     @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")
     def ConnectProfile(self, uuid):

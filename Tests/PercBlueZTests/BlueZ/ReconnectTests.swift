@@ -73,6 +73,10 @@ import PercTestSupport
         try await bed.control.dropLinkStale(BlueZTestbed.v1)
         #expect(await eventually(10) { link.linkUps == 2 }, "\(log.statuses)")
         #expect(try await bed.control.stats(BlueZTestbed.v1)["disconnect_calls"]?.int == 1)
+        // The clearing Disconnect is answered after bluetoothd's 2 s timer; the link connects
+        // again at once after it, with no back-off on top.
+        let cleared = log.statuses.contains { if case .retrying(let why, 0) = $0 { why.contains("stale link state is cleared") } else { false } }
+        #expect(cleared, "\(log.statuses)")
         try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 10)
         #expect(await eventually { log.count(.light) >= 10 })
     }
