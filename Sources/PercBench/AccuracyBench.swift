@@ -25,7 +25,7 @@ struct AccuracyBench: ParsableCommand {
 
         A case is wrong-trace when, after its time window, the PERC is reported tracked with \
         a trace its markers did not make; correct when it ends tracked with only its own \
-        traces and a pose within 5 mm; missed otherwise. Time to recognised runs from the \
+        traces and every marker within 5 mm of where it really is (position and turn); missed otherwise. Time to recognised runs from the \
         field-on notification's arrival to the first frame it is tracked with its own traces.
 
         Examples:
@@ -67,7 +67,7 @@ struct AccuracyBench: ParsableCommand {
         case ownRejected = "onSurface, no check open, a check with the own candidate was rejected"
         case noCandidate = "onSurface, no check open, own candidate never rejected"
         case resting = "resting at the end"
-        case poseOff = "tracked with own traces, pose off by more than 5 mm"
+        case poseOff = "tracked with own traces, a marker off by more than 5 mm (wrong turn or place)"
         case other = "other"
     }
 
@@ -244,7 +244,9 @@ struct AccuracyBench: ParsableCommand {
         let touches = placement?.touchingMarkers.count ?? 3
         if wrong { return (.wrongTrace, nil, touches, (.other, nil, nil)) }
         guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
-              let pose = r.pose, let truth = runner.world.truePose(of: id), pose.position.distance(to: truth.position) <= 5 else {
+              let pose = r.pose, let truth = runner.world.truePose(of: id),
+              let markers = runner.world.definitions.first(where: { $0.id == id })?.markers,
+              markers.allSatisfy({ pose.apply($0).distance(to: truth.apply($0)) <= 5 }) else {
             let (cause, age) = missCause(last, id, placement, requests, ownRejected, ownTrace)
             return (.missed, nil, touches, (cause, age, nil))
         }

@@ -48,7 +48,14 @@ import LightCheck
             else { continue }
             if frame.time > arrival + engine.config.timeWindow + 0.02, !r.traces.allSatisfy(own) { wrong = true }
         }
-        let correct = last.map { ($0.state == .tracked || $0.state == .resting) && $0.traces.allSatisfy(own) } ?? false
+        // Correct as `bench accuracy` scores it: its own traces, every marker within 5 mm of
+        // where it really is (a wrong turn of a nearly symmetric pattern is not correct).
+        let markers = runner.world.definitions.first { $0.id == c.tangible }?.markers ?? []
+        let correct = last.map { r in
+            guard r.state == .tracked || r.state == .resting, r.traces.allSatisfy(own), let pose = r.pose,
+                  let truth = runner.world.truePose(of: c.tangible) else { return false }
+            return markers.allSatisfy { pose.apply($0).distance(to: truth.apply($0)) <= 5 }
+        } ?? false
         return (wrong, correct, firstCheck)
     }
 
@@ -58,6 +65,20 @@ import LightCheck
         var c = g.next()
         while c.index < index { c = g.next() }
         return try play(c)
+    }
+
+    /// Near-equilateral PERCs: three traces fit the pattern in three turns 120° apart, and
+    /// the best fit flips with jitter. Seed 1, case 21: the window guess took the best fit,
+    /// a wrong turn, and it stood (every marker ~36 mm off). Case 54: a guess with the wrong
+    /// turn was withdrawn and light-checked alone; the check rightly rejected it, and the
+    /// rejection blocked the three traces, so the right turn was never asked. Now each turn
+    /// is a hypothesis of its own and light picks one.
+    @Test("a near-equilateral PERC is recognised in its own turn", arguments: [21, 54])
+    func nearEquilateralTurns(index: Int) throws {
+        let r = try play(seed: 1, index: index)
+        #expect(!r.wrong)
+        #expect(r.correct)
+        #expect(r.firstCheck != nil, "light picks the turn")
     }
 
     /// Seed 1, case 1: two marker touches at placement (a scanline pair). No triple fits,

@@ -50,6 +50,46 @@ extension Engine {
         }
     }
 
+    /// The triples with, after each, the other ways its three traces fit the pattern within
+    /// tolerance: a nearly symmetric pattern (a near-equilateral one: each cyclic order,
+    /// 120° apart) fits its traces in more than one way, and the best fit flips with jitter,
+    /// so the best one alone is the wrong pose in a share of cases. Light tells them apart
+    /// when their sensor positions lie `minHypothesisSeparation` apart; closer ones are left
+    /// out (the first one stands for them). Only for PERCs (light can check them).
+    func withAlternatives(_ candidates: [Candidate], _ i: Int, _ scene: FrameScene) -> [Candidate] {
+        guard let offset = slots[i].definition.lightSensorOffset, candidates.contains(where: { !$0.isTuple }) else { return candidates }
+        let pattern = slots[i].pattern
+        let tol = slots[i].jitter.tolerance(config)
+        var out: [Candidate] = []
+        out.reserveCapacity(candidates.count)
+        for c in candidates {
+            if out.contains(where: { $0.traces == c.traces }) { continue }
+            out.append(c)
+            guard !c.isTuple else { continue }
+            var q: [Vec2] = []
+            for tr in c.traces {
+                guard let k = scene.slot[tr!] else { break }
+                q.append(scene.positions[k])
+            }
+            guard q.count == 3 else { continue }
+            var sensors = out.filter { $0.traceSet == c.traceSet }.map { $0.pose.apply(offset) }
+            for perm in TrianglePattern.perms.dropFirst() {
+                let f = pattern.fit(q[perm[0]], q[perm[1]], q[perm[2]])
+                guard f.residual <= tol else { continue }
+                let sensor = f.pose.apply(offset)
+                guard !sensors.contains(where: { $0.distance(to: sensor) < config.minHypothesisSeparation }) else { continue }
+                var alt = c
+                alt.traces = perm.map { c.traces[$0] }
+                alt.pose = f.pose
+                alt.residual = f.residual
+                guard !out.contains(where: { $0.traces == alt.traces }) && !candidates.contains(where: { $0.traces == alt.traces }) else { continue }
+                sensors.append(sensor)
+                out.append(alt)
+            }
+        }
+        return out
+    }
+
     /// A verifying candidate whose trace ended goes on with the free trace that appeared
     /// where that marker should be (a touch that dropped out and came back as a new trace),
     /// rather than dropping out of the check.
@@ -155,6 +195,11 @@ extension Engine {
                     if !obs.canCheck, free, ownsByTiming(c, i, against: rivals.compactMap { index[$0] }) { continue }
                     obs.contested.insert(c.traceSet)
                 }
+                if obs.canCheck, !obs.windowTriples.isEmpty {
+                    obs.windowAlternatives = withAlternatives(obs.windowTriples, i, scene).filter { a in
+                        !obs.windowTriples.contains { $0.traces == a.traces }
+                    }
+                }
                 if case .window(let f) = w, scene.now >= f + config.timeWindow
                     || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + config.earlyPairCheckAfter) {
                     // At the window's end: pairs of window traces outside every window triple.
@@ -172,10 +217,10 @@ extension Engine {
                 }
                 if let m = slots[i].perc, m.searchPhase == .verifying {
                     let limit = tol * config.deformationSlack
-                    obs.verifying = m.verifyingCandidates.compactMap { c in
+                    obs.verifying = withAlternatives(m.verifyingCandidates.compactMap { c in
                         rebuild(successor(of: c, i, scene), pattern: slots[i].pattern, owner: id, scene: scene, keepWithin: limit)
                             .flatMap { $0.residual <= limit ? $0 : nil }
-                    }
+                    }, i, scene)
                     // A triple another searching tangible could take too is no sole survivor
                     // to take unchecked (two PERCs set down together: one took the other's).
                     // With no light check possible every verifying triple is a guess to take,
@@ -193,7 +238,7 @@ extension Engine {
                     }
                 }
             case .lightOnly:
-                obs.triples = keepAssignments(triples(i, &scene).filter { open($0, scene) }, i, scene)
+                obs.triples = withAlternatives(keepAssignments(triples(i, &scene).filter { open($0, scene) }, i, scene), i, scene)
                 obs.tuples = tuples(i, &scene).filter { open($0, scene) }
             case .resting(let pose, let origin, let provenance, let since):
                 let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
@@ -210,7 +255,7 @@ extension Engine {
                 if case .window = w, slots[i].perc!.searchPhase == .lightOnly {
                     var again = SearchObservation()
                     again.canCheck = obs.canCheck
-                    again.triples = triples(i, &scene).filter { open($0, scene) }
+                    again.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
                     again.tuples = tuples(i, &scene).filter { open($0, scene) }
                     if !again.triples.isEmpty || !again.tuples.isEmpty { acts += slots[i].perc!.handle(.search(again), at: scene.now) }
                 }

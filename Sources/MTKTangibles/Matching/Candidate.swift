@@ -27,10 +27,14 @@ public struct Candidate: Hashable, Sendable {
         return false
     }
 
-    /// The identity of a candidate across frames: a triple is its trace set (which trace sits
-    /// on which marker may flip between frames for nearly symmetric patterns); a tuple is
-    /// its traces on their markers (one pair of traces gives several tuples).
-    func sameCandidate(_ o: Candidate) -> Bool {
-        isTuple || o.isTuple ? traces == o.traces : traceSet == o.traceSet
-    }
+    /// The identity of a candidate across frames: its traces on their markers. One pair of
+    /// traces gives several tuples; the three traces of a nearly symmetric pattern fit it
+    /// in more than one way (a near-equilateral one in three, 120° apart), each with its own
+    /// light-sensor position, and light checks each (`Engine.withAlternatives`).
+    func sameCandidate(_ o: Candidate) -> Bool { traces == o.traces }
+
+    /// Under what a rejected light check keeps it from being offered again: a triple's
+    /// traces on their markers (another way they fit is another hypothesis), a tuple's
+    /// two traces (every pose of the pair).
+    var rejectionKey: [TraceID] { isTuple ? traceSet : traces.map { $0! } }
 }

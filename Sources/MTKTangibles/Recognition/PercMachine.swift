@@ -27,7 +27,8 @@ public struct PercMachine: Sendable {
         /// window traces were left unexplained).
         var soleSurvivorAllowed = true
         var check: PendingCheck?
-        /// Trace sets a light check rejected, and until when they are not offered again.
+        /// Candidates a light check rejected (`Candidate.rejectionKey`), and until when they
+        /// are not offered again.
         var rejected: [[TraceID]: Seconds] = [:]
     }
 
@@ -117,7 +118,7 @@ public struct PercMachine: Sendable {
                 }
             case .rejected:
                 for c in check.candidates {
-                    s.rejected[c.traceSet] = time + config.recheckRejectedAfter
+                    s.rejected[c.rejectionKey] = time + config.recheckRejectedAfter
                 }
                 s.candidates.removeAll { c in check.candidates.contains { $0.sameCandidate(c) } }
             case .inconclusive:
@@ -257,7 +258,15 @@ public struct PercMachine: Sendable {
         switch s.phase {
         case .window:
             let w = obs.windowTriples
+            // A sole window triple that fits its pattern in more than one way (a nearly
+            // symmetric one: each a different turn) is no guess: light picks the turn.
+            let turns = w.count == 1 ? obs.windowAlternatives.filter { $0.traceSet == w[0].traceSet } : []
             if time < windowEnd {
+                if w.count == 1, !obs.isContested(w[0]), !turns.isEmpty, obs.canCheck {
+                    request(w + turns, into: &s, time, &out)
+                    state = .onSurface(s)
+                    return
+                }
                 if w.count == 1, !obs.isContested(w[0]) {
                     take(w[0], provenance: .guessed, guessUntil: windowEnd, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                     return
@@ -279,13 +288,13 @@ public struct PercMachine: Sendable {
             if w.isEmpty {
                 s.phase = .lightOnly
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
-            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]) {
+            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), turns.isEmpty || !obs.canCheck {
                 take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                 return
             } else {
                 s.phase = .verifying
                 s.soleSurvivorAllowed = !unexplained
-                s.candidates = w + obs.windowTuples
+                s.candidates = w + obs.windowAlternatives + obs.windowTuples
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
         case .verifying, .lightOnly:
@@ -323,7 +332,7 @@ public struct PercMachine: Sendable {
         }
         if s.phase == .lightOnly {
             s.rejected = s.rejected.filter { $0.value > time }
-            let pool = (obs.triples + obs.tuples).filter { s.rejected[$0.traceSet] == nil }
+            let pool = (obs.triples + obs.tuples).filter { s.rejected[$0.rejectionKey] == nil }
             let ranked = pool.sorted { a, b in
                 if a.isTuple != b.isTuple { return !a.isTuple }
                 if a.isMoving != b.isMoving { return !a.isMoving }
@@ -341,7 +350,7 @@ public struct PercMachine: Sendable {
     /// arrive late), lying still before moving, the best fit first.
     private func uncheckedGuess(_ pool: [Candidate], _ s: Search, _ obs: SearchObservation, _ time: Seconds) -> Candidate? {
         pool.filter { c in
-            !c.isTuple && !obs.isContested(c) && (s.rejected[c.traceSet].map { $0 <= time } ?? true)
+            !c.isTuple && !obs.isContested(c) && (s.rejected[c.rejectionKey].map { $0 <= time } ?? true)
                 && c.earliestBegin >= s.fieldOnAt - config.timeWindow
         }.min { a, b in
             if a.isMoving != b.isMoving { return !a.isMoving }

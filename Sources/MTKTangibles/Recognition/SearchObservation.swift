@@ -8,6 +8,10 @@ public struct SearchObservation: Sendable {
     /// Two-trace tuples of window traces that are not part of a window triple: the PERC may
     /// have made only two touches, so a sole window triple is no longer a safe guess.
     public var windowTuples: [Candidate] = []
+    /// The other ways the window triples' traces fit the pattern (a nearly symmetric one:
+    /// each a different turn, with its own light-sensor position), when light can check them.
+    /// A window triple with such alternatives is no guess to take: its turn is not known.
+    public var windowAlternatives: [Candidate] = []
     /// Every trace open to the PERC that began inside its time window (at the window's end).
     /// One outside the guessed triple may be the PERC's own touch (it made fewer than three
     /// and the triple is fingers), so the guess must be light-checked.
