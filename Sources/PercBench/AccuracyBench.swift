@@ -50,6 +50,9 @@ struct AccuracyBench: ParsableCommand {
     @Flag(help: "No app draws the overlay (every frame says drawing = false): no light check can run, PERCs are guessed from their traces. Shows what `serve` does with no drawing app.")
     var noDisplay = false
 
+    @Flag(help: "Carry PERC 1's learned light-sensor latency from case to case, as `serve` does while it runs (one scheduler for its life): the steady state of a PERC set down again and again. Without it every case meets a PERC never checked before (the prior deadline, 150 ms).")
+    var warmLatency = false
+
     @Option(help: "Play only the case with this index and print PERC 1's events against the truth.")
     var show: Int?
 
@@ -79,7 +82,8 @@ struct AccuracyBench: ParsableCommand {
         if let show {
             var c = generator.next()
             while c.index < show { c = generator.next() }
-            let (verdict, after, touches, cause) = play(c, log: true)
+            var cold = LatencyModel()
+            let (verdict, after, touches, cause) = play(c, latency: &cold, log: true)
             print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), marker touches at placement: \(touches)"
                   + (verdict == .missed ? ", missed: \(cause.0.rawValue)" : ""))
             return
@@ -98,9 +102,11 @@ struct AccuracyBench: ParsableCommand {
         /// last marker touch began: the ones that made the p95, to replay with --show.
         var slow = 0
         var slowExamples: [(index: Int, after: Seconds)] = []
+        /// PERC 1's learned latency, carried over with --warm-latency.
+        var latency1 = LatencyModel()
         for _ in 0..<cases {
             let c = generator.next()
-            let (verdict, recognisedAfter, touches, cause) = play(c)
+            let (verdict, recognisedAfter, touches, cause) = play(c, latency: &latency1)
             byTouches[touches, default: (0, 0, 0)].cases += 1
             if verdict == .correct { byTouches[touches, default: (0, 0, 0)].correct += 1 }
             if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0)].wrong += 1 }
@@ -126,7 +132,8 @@ struct AccuracyBench: ParsableCommand {
         }
         func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
         print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, "
-              + (noDisplay ? "no display (no light check can run)" : "light checks by \(checker.rawValue) in the simulator"))
+              + (noDisplay ? "no display (no light check can run)" : "light checks by \(checker.rawValue) in the simulator")
+              + (warmLatency ? ", PERC 1's learned latency carried from case to case" : ""))
         print("correct      \(pct(counts["correct"] ?? 0))")
         print("wrong-trace  \(pct(counts["wrong"] ?? 0))   target < 0.1%")
         let missedReduced = byTouches.filter { $0.key < 3 }.values.reduce(0) { $0 + $1.cases - $1.correct - $1.wrong }
@@ -165,11 +172,14 @@ struct AccuracyBench: ParsableCommand {
     /// marker touches the placement made, and for a miss its cause (with the
     /// age of a still-open identify check; for a correct one, the time from its last own
     /// marker touch to recognised).
-    private func play(_ c: PlacementGenerator.Case, log: Bool = false) -> (Verdict, Seconds?, Int, (MissCause, Seconds?, Seconds?)) {
+    private func play(_ c: PlacementGenerator.Case, latency: inout LatencyModel, log: Bool = false)
+        -> (Verdict, Seconds?, Int, (MissCause, Seconds?, Seconds?)) {
+        defer { if !warmLatency { latency = LatencyModel() } }
         guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, 3, (.other, nil, nil)) }
         var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
         var sequential = SequentialLightChecker()
         var scheduler = LightCheckScheduler()
+        if warmLatency { scheduler.setLatencyModel(latency, for: c.tangible) }
         var outcomes: [VerificationOutcome] = []
         var wrong = false
         var recognisedAt: Seconds?
@@ -232,6 +242,7 @@ struct AccuracyBench: ParsableCommand {
                 lastTouchToRecognised = frame.time - began
             }
         }
+        if warmLatency { latency = scheduler.latencyModel(for: id) }
         let placement = runner.world.truth.placement(of: id)
         if log {
             print("truth: \(String(describing: placement))")

@@ -1,0 +1,45 @@
+// `percbridge bench accuracy` scaled down through the CLI: the verdicts add up, the stricter
+// score and the warm-latency steady state are there, bad options are refused.
+import Foundation
+import Testing
+import PercTestSupport
+
+@Suite struct AccuracyBenchTests {
+    /// The counts of one run: correct, wrong-trace and missed cases.
+    func counts(_ out: String) -> [String: Int] {
+        var c: [String: Int] = [:]
+        for line in out.split(separator: "\n") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard words.count >= 2, ["correct", "wrong-trace", "missed"].contains(String(words[0])), let n = Int(words[1]) else { continue }
+            c[String(words[0])] = n
+        }
+        return c
+    }
+
+    @Test func aScaledDownRunAddsUpColdAndWarm() throws {
+        for extra in [[], ["--warm-latency"]] {
+            let run = try CLI.run(["bench", "accuracy", "--cases", "60", "--seed", "1"] + extra)
+            #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+            let c = counts(run.stdout)
+            #expect(c.count == 3 && c.values.reduce(0, +) == 60, "every case has one verdict: \(run.stdout)")
+            #expect((c["correct"] ?? 0) >= 50, "most of 60 placements are recognised: \(run.stdout)")
+            #expect(run.stdout.contains("PERC 1's learned latency carried from case to case") == !extra.isEmpty, "\(run.stdout)")
+        }
+    }
+
+    /// Seed 1, case 21: a near-equilateral PERC whose best fit is a wrong turn. It is only
+    /// correct when its turn is right (every marker within 5 mm), which light decides.
+    @Test func aNearEquilateralPlacementIsScoredByItsTurn() throws {
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "21"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("lightConfirmed"), "light picked the turn: \(run.stdout)")
+        #expect(run.stdout.contains("case 21: correct"), "\(run.stdout)")
+    }
+
+    @Test func badOptionsAreRefused() throws {
+        let none = try CLI.run(["bench", "accuracy", "--cases", "0"])
+        #expect(none.status != 0 && none.stderr.contains("--cases must be at least 1"), "\(none.stderr)")
+        let seed = try CLI.run(["bench", "accuracy", "--seed", "-3"])
+        #expect(seed.status != 0 && !seed.stderr.isEmpty, "\(seed.stderr)")
+    }
+}
