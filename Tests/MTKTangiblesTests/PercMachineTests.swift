@@ -45,8 +45,25 @@ struct PercMachineTests {
         #expect(m.stateName == .notInRange)
     }
 
-    @Test("a tracked PERC whose link drops keeps its traces (kept) and gets its provenance back with the link")
-    func linkDropKeepsATrackedPerc() {
+    /// A tracked PERC whose link dropped and came back, guessed at first (`windowGuessed`).
+    func linkDroppedAndBack() -> PercMachine {
+        var (m, obs) = windowGuessed()
+        _ = m.handle(.search(obs), at: 1.21)
+        _ = m.handle(.link(connected: false), at: 2)
+        _ = m.handle(.field(on: true), at: 3)
+        _ = m.handle(.link(connected: true), at: 3)
+        return m
+    }
+
+    func still(_ canCheck: Bool = true, _ isStill: Bool = true) -> SearchObservation {
+        var obs = SearchObservation()
+        obs.canCheck = canCheck
+        obs.trackIsStill = isStill
+        return obs
+    }
+
+    @Test("a tracked PERC whose link drops keeps its traces (kept) and gets its provenance back once light re-confirms its pose")
+    func linkDropKeepsATrackedPerc() throws {
         var (m, obs) = windowGuessed()
         _ = m.handle(.search(obs), at: 1.21)
         #expect(m.pose?.1 == .guessed)
@@ -54,12 +71,60 @@ struct PercMachineTests {
         #expect(reasons(lost) == [] && lost.contains(.provenance(.kept)))
         #expect(m.stateName == .tracked && m.heldTraces == [1, 2, 3] && m.pose?.1 == .kept)
         #expect(m.handle(.link(connected: false), at: 2.1) == [], "a second notice changes nothing")
+        #expect(m.need == nil, "no check while the link is down")
         _ = m.handle(.field(on: true), at: 3)
-        let back = m.handle(.link(connected: true), at: 3)
-        #expect(back == [.provenance(.guessed)])
-        #expect(m.stateName == .tracked && m.pose?.1 == .guessed)
+        #expect(m.handle(.link(connected: true), at: 3) == [], "kept until light re-confirms it")
+        #expect(m.stateName == .tracked && m.pose?.1 == .kept)
+        // Moving: no check yet (a patch would trail the sensor).
+        #expect(m.handle(.search(still(true, false)), at: 3.01) == [])
+        #expect(m.need == nil)
+        let asked = m.handle(.search(still()), at: 3.02)
+        #expect(asked.contains { if case .checkRequested(_, .stationary, 1) = $0 { true } else { false } }, "\(asked)")
+        let need = try #require(m.need)
+        #expect(need.kind == .stationary && need.hypotheses.count == 1 && need.hypotheses[0].traces == [1, 2, 3])
+        let yes = VerificationOutcome(tangible: 1, request: need.request, result: .confirmed(hypothesis: need.hypotheses[0].id), time: 3.2)
+        let done = m.handle(.outcome(yes, current: nil), at: 3.2)
+        #expect(done.contains(.provenance(.guessed)) && reasons(done) == [])
+        #expect(m.stateName == .tracked && m.pose?.1 == .guessed && m.need == nil)
         // A field-off read after the link returns still ends it.
-        #expect(reasons(m.handle(.field(on: false), at: 3.1)) == [.fieldOff])
+        #expect(reasons(m.handle(.field(on: false), at: 3.3)) == [.fieldOff])
+    }
+
+    @Test("after the link's return, a pose light keeps rejecting (another PERC lies there) is let go and searched afresh")
+    func aRejectedReconfirmationLetsGo() throws {
+        var m = linkDroppedAndBack()
+        var t = 3.02
+        for round in 1...3 {
+            _ = m.handle(.search(still()), at: t)
+            let need = try #require(m.need, "round \(round)")
+            let no = VerificationOutcome(tangible: 1, request: need.request, result: .rejected, time: t + 0.15)
+            let acts = m.handle(.outcome(no, current: nil), at: t + 0.15)
+            if round < 3 {
+                #expect(m.stateName == .tracked && m.pose?.1 == .kept && reasons(acts) == [], "round \(round)")
+            } else {
+                #expect(reasons(acts) == [.stationaryChecksFailed])
+                #expect(acts.contains(.traceReleased(1, reason: .checksFailed)))
+                #expect(m.stateName == .onSurface && m.searchPhase == .lightOnly && m.heldTraces.isEmpty)
+            }
+            t += 0.15 + EngineConfig().stationaryRetryDelay
+        }
+    }
+
+    @Test("after the link's return with no display, or a link lost again before the check, nothing is concluded from light")
+    func noDisplayOrLinkLostAgainDuringReconfirmation() throws {
+        var m = linkDroppedAndBack()
+        #expect(m.handle(.search(still(false)), at: 3.02) == [.provenance(.guessed)], "no display: back at once, unchecked")
+        #expect(m.need == nil)
+
+        var n = linkDroppedAndBack()
+        _ = n.handle(.search(still()), at: 3.02)
+        let need = try #require(n.need)
+        #expect(n.handle(.link(connected: false), at: 3.05) == [], "still kept")
+        #expect(n.need == nil && n.pose?.1 == .kept)
+        let late = VerificationOutcome(tangible: 1, request: need.request, result: .confirmed(hypothesis: need.hypotheses[0].id), time: 3.1)
+        #expect(n.handle(.outcome(late, current: nil), at: 3.1) == [], "a late answer to the dropped check is ignored")
+        _ = n.handle(.link(connected: true), at: 3.5)
+        #expect(n.handle(.search(still(false)), at: 3.52) == [.provenance(.guessed)])
     }
 
     @Test("a sole window triple is guessed at once and stands at the window's end")

@@ -1,7 +1,7 @@
 // Step (5) of the engine: offering candidates to the tangibles that search for their traces.
 
 extension Engine {
-    private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance, Seconds), puc }
+    private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance, Seconds), reconfirm([TraceID]), puc }
 
     /// By index, and `mutating` though it changes nothing: a `TangibleSlot` argument copied
     /// the slot, and a non-mutating method called from `search` copied the whole engine.
@@ -13,7 +13,9 @@ extension Engine {
         case .onSurface: return .lightOnly
         case .resting(let r): return .resting(r.pose, r.origin, r.provenanceBefore, r.since)
         // An unchecked guess is offered a search once checks can run (it withdraws itself).
-        case .tracked(let t, _, _): return t.unchecked && canCheck(i) ? .lightOnly : .none
+        case .tracked(let t, let guessUntil, _):
+            if t.unchecked && canCheck(i) { return .lightOnly }
+            return t.reconfirming != nil && guessUntil == nil ? .reconfirm(t.traces) : .none
         case .notInRange, .inRange: return .none
         }
     }
@@ -244,6 +246,8 @@ extension Engine {
                 let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
                 obs.nearPose = maintainer.recover(around: pose, origin: origin, provenance: provenance, since: since,
                                                   scene: scene, table: table)
+            case .reconfirm(let held):
+                obs.trackIsStill = held.allSatisfy { tr in scene.slot[tr].map { scene.isStationary($0, table: table) } ?? false }
             case .puc:
                 obs.triples = triples(i, &scene).filter { open($0, scene) }
             }

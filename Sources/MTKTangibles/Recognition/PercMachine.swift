@@ -135,19 +135,36 @@ public struct PercMachine: Sendable {
             // The radio went, not necessarily the PERC: while its traces last it is followed
             // by them, reported `kept` (the sensors cannot answer), until the link is back.
             guard t.provenanceBeforeLinkLoss == nil else { break }
+            if let waiting = t.reconfirming {
+                // Gone again before its re-confirmation: wait for the link once more.
+                t.provenanceBeforeLinkLoss = waiting
+                t.reconfirming = nil
+                t.reconfirm = nil
+                state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+                break
+            }
             t.provenanceBeforeLinkLoss = t.provenance
             t.provenance = .kept
             state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
             out.append(.provenance(.kept))
         case (.tracked(var t, let guessUntil, let fieldOnAt), .link(connected: true)):
-            // Back with its traces unbroken: the same PERC, with the provenance it had. (The
-            // link reads the field at once after connecting: a PERC lifted meanwhile goes
-            // inRange with that reading.)
+            // Back with its traces unbroken. (The link reads the field at once after
+            // connecting: a PERC lifted meanwhile goes inRange with that reading.) Two PERCs
+            // of one pattern may have been swapped meanwhile, so the provenance it had comes
+            // back once a light check of its pose confirms it (`reconfirming`); with no
+            // display, or for a guess nobody could check, it comes back at once.
             guard let before = t.provenanceBeforeLinkLoss else { break }
-            t.provenance = before
             t.provenanceBeforeLinkLoss = nil
+            if t.unchecked || definition.lightSensorOffset == nil {
+                t.provenance = before
+                state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+                out.append(.provenance(before))
+                break
+            }
+            t.reconfirming = before
+            t.reconfirmAt = time
+            t.reconfirmFailures = 0
             state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
-            out.append(.provenance(before))
         case (.tracked(let t, _, _), .field(on: false)):
             releaseAll(t, .fieldOff, &out)
             go(.inRange, .fieldOff, &out)
@@ -157,7 +174,8 @@ public struct PercMachine: Sendable {
                 // Its traces ended while its link was down: lifted and carried away.
                 go(.notInRange, .linkLost, &out)
             } else if u.isEmpty {
-                let rest = Rest(pose: u.track.pose, since: time, origin: u.track.origin, provenanceBefore: u.track.provenance,
+                let rest = Rest(pose: u.track.pose, since: time, origin: u.track.origin,
+                                provenanceBefore: u.track.reconfirming ?? u.track.provenance,
                                 fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
                 go(.resting(rest), .tracesLost, &out)
                 out.append(.provenance(.kept))
@@ -186,6 +204,26 @@ public struct PercMachine: Sendable {
                 go(.onSurface(s), .guessWithdrawn, &out)
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
+        case (.tracked(var t, nil, let fieldOnAt), .search(let obs)) where t.reconfirming != nil:
+            // Back from a link loss: one stationary light check of the pose while it lies
+            // still; with no display the provenance comes back unchecked.
+            if !obs.canCheck {
+                t.provenance = t.reconfirming!
+                t.reconfirming = nil
+                t.reconfirm = nil
+                state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
+                out.append(.provenance(t.provenance))
+                break
+            }
+            if !obs.trackIsStill {
+                t.reconfirm = nil   // a check of a moving pose would be answered by the background
+            } else if t.reconfirm == nil, time >= t.reconfirmAt {
+                let c = Candidate(traces: t.slots, pose: t.pose, residual: 0, origin: t.origin,
+                                  latestBegin: time, earliestBegin: time, isMoving: false, velocity: .zero, fittedHistory: 0)
+                t.reconfirm = PendingCheck(request: newRequest(), kind: .stationary, candidates: [c], isMoving: false, velocity: .zero)
+                out.append(.checkRequested(request: t.reconfirm!.request, kind: .stationary, hypotheses: 1))
+            }
+            state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
         case (.tracked(let t, nil, let fieldOnAt), .search(let obs)):
             // An app draws now: a guess taken only because nobody could check it is withdrawn
             // and checked like any other placement.
@@ -193,8 +231,31 @@ public struct PercMachine: Sendable {
             releaseAll(t, .guessWithdrawn, &out)
             go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .guessWithdrawn, &out)
             out.append(.searchPhase(.lightOnly, reason: .guessWithdrawn))
-        case (.tracked, .outcome):
-            break
+        case (.tracked(var t, let guessUntil, let fieldOnAt), .outcome(let o, _)):
+            guard let check = t.reconfirm, check.request == o.request, let before = t.reconfirming else { break }
+            out.append(.checkAnswered(request: o.request, result: o.result))
+            t.reconfirm = nil
+            switch o.result {
+            case .confirmed:
+                t.provenance = before
+                t.reconfirming = nil
+                state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+                out.append(.provenance(before))
+                return out
+            case .rejected:
+                t.reconfirmFailures += 1
+                if t.reconfirmFailures >= config.stationaryFailureLimit {
+                    // Its sensor does not see its pose: another PERC lies there (swapped
+                    // while the link was down). Let the traces go and search afresh.
+                    releaseAll(t, .checksFailed, &out)
+                    go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
+                    return out
+                }
+                t.reconfirmAt = time + config.stationaryRetryDelay
+            case .inconclusive:
+                t.reconfirmAt = time + config.stationaryRetryDelay
+            }
+            state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
 
         // resting
         case (.resting, .link(connected: true)), (.resting, .field(on: true)):
@@ -509,15 +570,19 @@ public struct PercMachine: Sendable {
         switch state {
         case .onSurface(let s): return s.check
         case .resting(let r): return r.check
-        case .notInRange, .inRange, .tracked: return nil
+        case .tracked(let t, _, _): return t.reconfirm
+        case .notInRange, .inRange: return nil
         }
     }
 
     /// The verification need to publish this step, if any.
     public var need: VerificationNeed? {
         guard let check = pendingCheck, let offset = definition.lightSensorOffset else { return nil }
+        // A tracked PERC's re-confirmation follows its pose as it is now.
+        let current: Pose? = if case .tracked(let t, _, _) = state { t.pose } else { nil }
         let hyps = zip(check.ids, check.candidates).map { id, c in
-            Hypothesis(id: id, pose: c.pose, sensorPosition: c.pose.apply(offset), traces: c.traces.compactMap { $0 })
+            let pose = current ?? c.pose
+            return Hypothesis(id: id, pose: pose, sensorPosition: pose.apply(offset), traces: c.traces.compactMap { $0 })
         }
         return VerificationNeed(tangible: definition.id, request: check.request, kind: check.kind, hypotheses: hyps,
                                 footprint: definition.footprint, velocity: check.velocity, isMoving: check.isMoving)

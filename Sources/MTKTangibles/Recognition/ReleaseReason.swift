@@ -13,4 +13,6 @@ public enum ReleaseReason: String, Hashable, Sendable, Codable {
     case fieldOff, linkLost
     case guessWithdrawn
     case definitionChanged
+    /// Light checks of its pose, asked after its link came back, were rejected.
+    case checksFailed
 }

@@ -31,6 +31,9 @@ public struct SearchObservation: Sendable {
     /// (`Frame.drawing`) and the tangible's light sensor offset is known. When not, nothing
     /// is asked and the PERC is guessed from its traces.
     public var canCheck = true
+    /// A tracked PERC awaiting its re-confirmation: whether all its traces lie still (a
+    /// stationary check of a moving pose would be answered by the background).
+    public var trackIsStill = false
 
     public init() {}
 

@@ -16,6 +16,14 @@ public struct Track: Hashable, Sendable {
     /// While the PERC's link is down: the provenance it had before. Its markers still touch,
     /// so it is followed by its traces and reported `kept` until the link is back.
     public var provenanceBeforeLinkLoss: Provenance?
+    /// After the link came back: the provenance to give back once a light check of the
+    /// pose confirms it is still this PERC (two of one pattern may have been swapped while
+    /// it was down). Until then it stays `kept`.
+    public var reconfirming: Provenance?
+    /// That light check, when it is asked, and the rejections so far.
+    var reconfirm: PendingCheck?
+    var reconfirmAt: Seconds = 0
+    var reconfirmFailures = 0
 
     public init(slots: [TraceID?], pose: Pose, origin: InputOrigin, provenance: Provenance, since: Seconds) {
         self.slots = slots; self.pose = pose; self.origin = origin; self.provenance = provenance; self.since = since

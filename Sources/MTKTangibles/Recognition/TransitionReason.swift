@@ -22,7 +22,7 @@ public enum TransitionReason: String, Hashable, Sendable, Codable {
     case tracesLost
     /// Traces near the kept pose fit again.
     case recoveredNearPose
-    /// Three stationary checks failed in a row.
+    /// Three stationary checks failed in a row (resting, or tracked after its link came back).
     case stationaryChecksFailed
     /// PUC: a fitting triple (the only one, or the best by the ambiguity rule).
     case tripleFound

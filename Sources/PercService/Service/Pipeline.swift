@@ -66,7 +66,8 @@ public final class Pipeline {
             // A provenance change without a transition (a tracked PERC's link went or came
             // back) has no transition line above.
             if let old, old.state == t.state, let from = old.provenance, let to = t.provenance {
-                let why = to == .kept && t.state == .tracked ? " (its link is down: followed by its touches)" : ""
+                let why = to == .kept && t.state == .tracked ? " (its link is down: followed by its touches)"
+                    : from == .kept && t.state == .tracked ? " (its link is back and a light check saw it where it lies, or no app draws to check)" : ""
                 logger.info("\(t.name): provenance \(from.rawValue) → \(to.rawValue), still \(t.state.rawValue)\(why)", metadata: [
                     "tangible": "\(t.name)", "tangible_id": "\(t.id)", "state": "\(t.state.rawValue)",
                     "provenance": "\(to.rawValue)", "previous_provenance": "\(from.rawValue)",

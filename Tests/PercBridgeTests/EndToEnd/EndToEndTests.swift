@@ -129,6 +129,8 @@ import PercTestSupport
         #expect(try await serve.metric("percbridge_links_registered") == 3)
         let notificationsBefore = try await serve.metric("percbridge_notifications_total") ?? 0
         #expect(notificationsBefore > 0)
+        let confirmed = "percbridge_light_checks_total{result=\"confirmed\"}"
+        let confirmedBefore = try await serve.metric(confirmed) ?? 0
 
         // bluetoothd leaves the bus for 2 s and comes back: both links drop, reconnect, and both
         // PERCs are tracked again at their poses.
@@ -154,6 +156,11 @@ import PercTestSupport
             return trackedRight(frame, [red, old]) && ["red", "old"].allSatisfy { tangible(frame, $0)?["provenance"] as? String != "kept" }
         }
         #expect(back, "\(frame ?? [:])\n\(serve.log.suffix(4000))\n\(world.output())")
+        // Out of `kept` through a light check of each pose (world.py draws it, the PERC's
+        // sensor answers), not merely because the link came back.
+        #expect(serve.log.split(separator: "\n").contains { $0.contains("red: provenance kept → ") && $0.contains("its link is back") },
+                "\(serve.log.suffix(3000))")
+        #expect(try await serve.metric(confirmed) ?? 0 >= confirmedBefore + 2, "one confirmed light check of each pose")
         // A figure for the report (polled through /api/state, so ~0.2 s coarse).
         print("end-to-end: both PERCs out of `kept` \(ContinuousClock.now - returned) after bluetoothd returned")
         #expect(serve.log.components(separatedBy: "red (\(BlueZTestbed.v1)): link up").count == 3, "red came up twice")
