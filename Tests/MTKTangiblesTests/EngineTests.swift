@@ -35,6 +35,51 @@ struct EngineTests {
         #expect(out.tangible(1)?.state == .notInRange)
     }
 
+    /// A PERC set down still: link and field on at 0, its three markers touch at 0.01 s, then
+    /// frames every 1/120 s (no jitter) until `until`. Returns the last output.
+    func placePerc(_ def: TangibleDefinition, _ pose: Pose, drawing: Bool, until: Seconds) -> EngineOutput {
+        var e = Engine(definitions: [def])
+        var out = e.step(Frame(number: 0, time: 0, sensorEvents: [SensorEvent(tangible: def.id, kind: .link, value: 1, arrival: 0),
+                                                                  SensorEvent(tangible: def.id, kind: .field, value: 1, arrival: 0)],
+                               drawing: drawing), outcomes: [])
+        var n: UInt64 = 1
+        var t = 0.01
+        out = e.step(Frame(number: n, time: t, contacts: place(def.markers, pose, ids: [1, 2, 3], phase: .begin, t: t), drawing: drawing), outcomes: [])
+        while t < until {
+            n += 1; t += 1.0 / 120
+            out = e.step(Frame(number: n, time: t, contacts: place(def.markers, pose, ids: [1, 2, 3], phase: .move, t: t), drawing: drawing), outcomes: [])
+        }
+        return out
+    }
+
+    @Test("a near-equilateral PERC's three turns are three hypotheses of one check, not a guess; a standard one is guessed")
+    func turnsAreCheckedByLight() throws {
+        let pose = Pose(position: Vec2(300, 200), angle: 0.7)
+        var nearEq = TangibleDefinition.standardPerc(id: 1, name: "N")
+        nearEq.markers = [Vec2(0, 0), Vec2(36, 0), Vec2(17, 31)]
+        nearEq.footprint = .circle(radius: 32)
+        let out = placePerc(nearEq, pose, drawing: true, until: 0.1)
+        #expect(out.tangible(1)?.state == .onSurface, "no window guess of the turn")
+        let need = try #require(out.needs.first { $0.tangible == 1 })
+        #expect(need.kind == .identify && need.hypotheses.count == 3)
+        #expect(Set(need.hypotheses.map { $0.traces.sorted() }) == [[1, 2, 3]], "the same three traces")
+        let sensors = need.hypotheses.map(\.sensorPosition)
+        for a in sensors.indices { for b in sensors.indices where b > a {
+            #expect(sensors[a].distance(to: sensors[b]) >= EngineConfig().minHypothesisSeparation, "\(sensors)")
+        } }
+        // The sensor sits at the markers' centroid + its offset (the test placed marker 0 at the pose).
+        let centroid = nearEq.markers.reduce(Vec2.zero, +) / 3
+        let truth = pose.apply(centroid + nearEq.lightSensorOffset!)
+        #expect(sensors.contains { $0.distance(to: truth) < 0.5 }, "the right turn is among them")
+
+        // No display: nothing to check with, the best fit is guessed (as before).
+        let blind = placePerc(nearEq, pose, drawing: false, until: 0.1)
+        #expect(blind.tangible(1)?.state == .tracked && blind.tangible(1)?.provenance == .guessed)
+        // The standard PERC fits its traces one way only: the window guess as before.
+        let std = placePerc(.standardPerc(id: 1, name: "S"), pose, drawing: true, until: 0.1)
+        #expect(std.tangible(1)?.state == .tracked && std.needs.isEmpty)
+    }
+
     @Test("a PUC is recognised from a fitting triple and its traces are not offered as free pointers")
     func pucRecognised() {
         let puc = TangibleDefinition(id: 5, name: "P", kind: .puc, markers: [Vec2(0, 0), Vec2(45, 0), Vec2(15, 25)], footprint: .circle(radius: 40))
