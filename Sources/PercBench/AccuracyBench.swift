@@ -174,7 +174,6 @@ struct AccuracyBench: ParsableCommand {
     /// marker touch to recognised).
     private func play(_ c: PlacementGenerator.Case, latency: inout LatencyModel, log: Bool = false)
         -> (Verdict, Seconds?, Int, (MissCause, Seconds?, Seconds?)) {
-        defer { if !warmLatency { latency = LatencyModel() } }
         guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, 3, (.other, nil, nil)) }
         var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
         var sequential = SequentialLightChecker()

@@ -801,28 +801,23 @@ class DeviceObject(mockobject.DBusMockObject):
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="",
                          async_callbacks=("reply", "error"))
     def Disconnect(self, reply, error):
-        try:
-            self.disconnect_now(reply)
-        except dbus.exceptions.DBusException as e:
-            error(e)
-
-    def disconnect_now(self, reply):
-        self.perc.disconnect_calls += 1
-        if self.perc.stale:
+        perc = self.perc
+        perc.disconnect_calls += 1
+        if perc.stale:
             # bluetoothd 5.66 believes the link is there: device_request_disconnect arms its
             # DISCONNECT_TIMER (2 s) and answers once the disconnect it then makes completes.
             def clear():
-                self.perc.stale = False
-                self.perc.auto_connect = False
+                perc.stale = False
+                perc.auto_connect = False
                 reply()
                 return False
             GLib.timeout_add(STALE_DISCONNECT_MS, clear)
             return
-        if not self.perc.connected:
+        if not perc.connected:
             # bluetoothd's Disconnect also takes a paired device out of the auto-connect list.
-            self.perc.auto_connect = False
-            raise err("org.bluez.Error.NotConnected", "Not Connected")
-        self.perc.link_lost(announce=True, local=True)
+            perc.auto_connect = False
+            return error(err("org.bluez.Error.NotConnected", "Not Connected"))
+        perc.link_lost(announce=True, local=True)
         reply()
 
     @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")

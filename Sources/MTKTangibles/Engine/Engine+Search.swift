@@ -37,31 +37,19 @@ extension Engine {
         return rivals.allSatisfy { j in key(j).map { mine < $0 } ?? true }
     }
 
-    /// Triples of a running identify check keep the marker assignment they are being
-    /// checked with while it still fits (see `rebuild`), so their hypotheses stay put.
-    private func keepAssignments(_ triples: [Candidate], _ i: Int, _ scene: FrameScene) -> [Candidate] {
-        guard let check = slots[i].perc?.pendingCheck, check.kind == .identify, !triples.isEmpty else { return triples }
-        let limit = slots[i].jitter.tolerance(config) * config.deformationSlack
-        return triples.map { c in
-            guard let old = check.candidates.first(where: { !$0.isTuple && $0.traces != c.traces && $0.traceSet == c.traceSet }),
-                  let k = rebuild(old, pattern: slots[i].pattern, owner: slots[i].id, scene: scene, keepWithin: limit),
-                  k.traces == old.traces else { return c }
-            var out = c
-            out.traces = k.traces; out.pose = k.pose; out.residual = k.residual
-            return out
-        }
-    }
-
     /// The triples with, after each, the other ways its three traces fit the pattern within
     /// tolerance: a nearly symmetric pattern (a near-equilateral one: each cyclic order,
     /// 120° apart) fits its traces in more than one way, and the best fit flips with jitter,
     /// so the best one alone is the wrong pose in a share of cases. Light tells them apart
     /// when their sensor positions lie `minHypothesisSeparation` apart; closer ones are left
     /// out (the first one stands for them). Only for PERCs (light can check them).
+    /// A way the running identify check holds stays while it fits within tolerance ×
+    /// `deformationSlack` (see `rebuild`): its hypothesis stays put while it is checked.
     func withAlternatives(_ candidates: [Candidate], _ i: Int, _ scene: FrameScene) -> [Candidate] {
         guard let offset = slots[i].definition.lightSensorOffset, candidates.contains(where: { !$0.isTuple }) else { return candidates }
         let pattern = slots[i].pattern
         let tol = slots[i].jitter.tolerance(config)
+        let checked = slots[i].perc?.pendingCheck.flatMap { $0.kind == .identify ? $0.candidates : nil } ?? []
         var out: [Candidate] = []
         out.reserveCapacity(candidates.count)
         for c in candidates {
@@ -77,11 +65,13 @@ extension Engine {
             var sensors = out.filter { $0.traceSet == c.traceSet }.map { $0.pose.apply(offset) }
             for perm in TrianglePattern.perms.dropFirst() {
                 let f = pattern.fit(q[perm[0]], q[perm[1]], q[perm[2]])
-                guard f.residual <= tol else { continue }
+                let traces = perm.map { c.traces[$0] }
+                guard f.residual <= tol || (f.residual <= tol * config.deformationSlack && checked.contains { $0.traces == traces })
+                else { continue }
                 let sensor = f.pose.apply(offset)
                 guard !sensors.contains(where: { $0.distance(to: sensor) < config.minHypothesisSeparation }) else { continue }
                 var alt = c
-                alt.traces = perm.map { c.traces[$0] }
+                alt.traces = traces
                 alt.pose = f.pose
                 alt.residual = f.residual
                 guard !out.contains(where: { $0.traces == alt.traces }) && !candidates.contains(where: { $0.traces == alt.traces }) else { continue }
@@ -240,7 +230,7 @@ extension Engine {
                     }
                 }
             case .lightOnly:
-                obs.triples = withAlternatives(keepAssignments(triples(i, &scene).filter { open($0, scene) }, i, scene), i, scene)
+                obs.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
                 obs.tuples = tuples(i, &scene).filter { open($0, scene) }
             case .resting(let pose, let origin, let provenance, let since):
                 let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)

@@ -40,9 +40,13 @@ public struct PercMachine: Sendable {
         /// The provenance the track had; a recovery near the pose restores it.
         public var provenanceBefore: Provenance
         public var fieldOnAt: Seconds
-        public var failures = 0
-        public var nextCheckAt: Seconds
-        var check: PendingCheck?
+        /// Is it still there? The first check is due at `nextCheckAt`.
+        var checks: StationaryChecks
+
+        init(pose: Pose, since: Seconds, origin: InputOrigin, provenanceBefore: Provenance, fieldOnAt: Seconds, nextCheckAt: Seconds) {
+            self.pose = pose; self.since = since; self.origin = origin; self.provenanceBefore = provenanceBefore
+            self.fieldOnAt = fieldOnAt; checks = StationaryChecks(nextAt: nextCheckAt)
+        }
     }
 
     public enum Event: Sendable {
@@ -137,9 +141,8 @@ public struct PercMachine: Sendable {
             guard t.provenanceBeforeLinkLoss == nil else { break }
             if let waiting = t.reconfirming {
                 // Gone again before its re-confirmation: wait for the link once more.
-                t.provenanceBeforeLinkLoss = waiting
+                t.provenanceBeforeLinkLoss = waiting.provenance
                 t.reconfirming = nil
-                t.reconfirm = nil
                 state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
                 break
             }
@@ -161,9 +164,7 @@ public struct PercMachine: Sendable {
                 out.append(.provenance(before))
                 break
             }
-            t.reconfirming = before
-            t.reconfirmAt = time
-            t.reconfirmFailures = 0
+            t.reconfirming = .init(provenance: before, checks: StationaryChecks(nextAt: time))
             state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
         case (.tracked(let t, _, _), .field(on: false)):
             releaseAll(t, .fieldOff, &out)
@@ -175,7 +176,7 @@ public struct PercMachine: Sendable {
                 go(.notInRange, .linkLost, &out)
             } else if u.isEmpty {
                 let rest = Rest(pose: u.track.pose, since: time, origin: u.track.origin,
-                                provenanceBefore: u.track.reconfirming ?? u.track.provenance,
+                                provenanceBefore: u.track.reconfirming?.provenance ?? u.track.provenance,
                                 fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
                 go(.resting(rest), .tracesLost, &out)
                 out.append(.provenance(.kept))
@@ -207,22 +208,20 @@ public struct PercMachine: Sendable {
         case (.tracked(var t, nil, let fieldOnAt), .search(let obs)) where t.reconfirming != nil:
             // Back from a link loss: one stationary light check of the pose while it lies
             // still; with no display the provenance comes back unchecked.
+            var r = t.reconfirming!
             if !obs.canCheck {
-                t.provenance = t.reconfirming!
+                t.provenance = r.provenance
                 t.reconfirming = nil
-                t.reconfirm = nil
                 state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
                 out.append(.provenance(t.provenance))
                 break
             }
             if !obs.trackIsStill {
-                t.reconfirm = nil   // a check of a moving pose would be answered by the background
-            } else if t.reconfirm == nil, time >= t.reconfirmAt {
-                let c = Candidate(traces: t.slots, pose: t.pose, residual: 0, origin: t.origin,
-                                  latestBegin: time, earliestBegin: time, isMoving: false, velocity: .zero, fittedHistory: 0)
-                t.reconfirm = PendingCheck(request: newRequest(), kind: .stationary, candidates: [c], isMoving: false, velocity: .zero)
-                out.append(.checkRequested(request: t.reconfirm!.request, kind: .stationary, hypotheses: 1))
+                r.checks.check = nil   // a check of a moving pose would be answered by the background
+            } else if r.checks.isDue(time) {
+                out.append(r.checks.ask(pose: t.pose, traces: t.slots, origin: t.origin, request: newRequest(), at: time))
             }
+            t.reconfirming = r
             state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
         case (.tracked(let t, nil, let fieldOnAt), .search(let obs)):
             // An app draws now: a guess taken only because nobody could check it is withdrawn
@@ -232,28 +231,20 @@ public struct PercMachine: Sendable {
             go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .guessWithdrawn, &out)
             out.append(.searchPhase(.lightOnly, reason: .guessWithdrawn))
         case (.tracked(var t, let guessUntil, let fieldOnAt), .outcome(let o, _)):
-            guard let check = t.reconfirm, check.request == o.request, let before = t.reconfirming else { break }
-            out.append(.checkAnswered(request: o.request, result: o.result))
-            t.reconfirm = nil
-            switch o.result {
+            guard var r = t.reconfirming, let answer = r.checks.answer(o, at: time, config: config, &out) else { break }
+            switch answer {
             case .confirmed:
-                t.provenance = before
+                t.provenance = r.provenance
                 t.reconfirming = nil
-                state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
-                out.append(.provenance(before))
+                out.append(.provenance(r.provenance))
+            case .failedForGood:
+                // Its sensor does not see its pose: another PERC lies there (swapped while
+                // the link was down). Let the traces go and search afresh.
+                releaseAll(t, .checksFailed, &out)
+                go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
                 return out
-            case .rejected:
-                t.reconfirmFailures += 1
-                if t.reconfirmFailures >= config.stationaryFailureLimit {
-                    // Its sensor does not see its pose: another PERC lies there (swapped
-                    // while the link was down). Let the traces go and search afresh.
-                    releaseAll(t, .checksFailed, &out)
-                    go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
-                    return out
-                }
-                t.reconfirmAt = time + config.stationaryRetryDelay
-            case .inconclusive:
-                t.reconfirmAt = time + config.stationaryRetryDelay
+            case .rejected, .inconclusive:
+                t.reconfirming = r
             }
             state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
 
@@ -273,32 +264,17 @@ public struct PercMachine: Sendable {
                 out.append(.provenance(r.provenanceBefore))
             } else if !obs.canCheck {
                 // Nobody can show a patch: an open stationary check is dropped unanswered.
-                if r.check != nil { var r = r; r.check = nil; r.nextCheckAt = time + config.stationaryRetryDelay; state = .resting(r) }
-            } else if r.check == nil && time >= r.nextCheckAt {
+                if r.checks.check != nil { var r = r; r.checks.check = nil; r.checks.nextAt = time + config.stationaryRetryDelay; state = .resting(r) }
+            } else if r.checks.isDue(time) {
                 var r = r
-                let c = Candidate(traces: [nil, nil, nil], pose: r.pose, residual: 0, origin: r.origin,
-                                  latestBegin: time, earliestBegin: time, isMoving: false, velocity: .zero, fittedHistory: 0)
-                r.check = PendingCheck(request: newRequest(), kind: .stationary, candidates: [c], isMoving: false, velocity: .zero)
-                out.append(.checkRequested(request: r.check!.request, kind: .stationary, hypotheses: 1))
+                out.append(r.checks.ask(pose: r.pose, traces: [nil, nil, nil], origin: r.origin, request: newRequest(), at: time))
                 state = .resting(r)
             }
         case (.resting(var r), .outcome(let o, _)):
-            guard let check = r.check, check.request == o.request else { break }
-            out.append(.checkAnswered(request: o.request, result: o.result))
-            r.check = nil
-            switch o.result {
-            case .confirmed:
-                r.failures = 0
-                r.nextCheckAt = time + config.stationaryCheckInterval
-            case .rejected:
-                r.failures += 1
-                if r.failures >= config.stationaryFailureLimit {
-                    go(.onSurface(Search(fieldOnAt: r.fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
-                    return out
-                }
-                r.nextCheckAt = time + config.stationaryRetryDelay
-            case .inconclusive:
-                r.nextCheckAt = time + config.stationaryRetryDelay
+            guard let answer = r.checks.answer(o, at: time, config: config, &out) else { break }
+            if answer == .failedForGood {
+                go(.onSurface(Search(fieldOnAt: r.fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
+                return out
             }
             state = .resting(r)
         case (.resting, .track):
@@ -320,16 +296,17 @@ public struct PercMachine: Sendable {
         case .window:
             let w = obs.windowTriples
             // A sole window triple that fits its pattern in more than one way (a nearly
-            // symmetric one: each a different turn) is no guess: light picks the turn.
+            // symmetric one: each a different turn) is no guess: light picks the turn. (The
+            // engine offers turns only when light can check them.)
             let turns = w.count == 1 ? obs.windowAlternatives.filter { $0.traceSet == w[0].traceSet } : []
             if time < windowEnd {
-                if w.count == 1, !obs.isContested(w[0]), !turns.isEmpty, obs.canCheck {
-                    request(w + turns, into: &s, time, &out)
-                    state = .onSurface(s)
-                    return
-                }
                 if w.count == 1, !obs.isContested(w[0]) {
-                    take(w[0], provenance: .guessed, guessUntil: windowEnd, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
+                    if turns.isEmpty {
+                        take(w[0], provenance: .guessed, guessUntil: windowEnd, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
+                    } else {
+                        request(w + turns, into: &s, time, &out)
+                        state = .onSurface(s)
+                    }
                     return
                 }
                 // No triple yet, but pairs of traces that began in the window (a marker that
@@ -349,7 +326,7 @@ public struct PercMachine: Sendable {
             if w.isEmpty {
                 s.phase = .lightOnly
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
-            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), turns.isEmpty || !obs.canCheck {
+            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), turns.isEmpty {
                 take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                 return
             } else {
@@ -569,8 +546,8 @@ public struct PercMachine: Sendable {
     var pendingCheck: PendingCheck? {
         switch state {
         case .onSurface(let s): return s.check
-        case .resting(let r): return r.check
-        case .tracked(let t, _, _): return t.reconfirm
+        case .resting(let r): return r.checks.check
+        case .tracked(let t, _, _): return t.reconfirming?.checks.check
         case .notInRange, .inRange: return nil
         }
     }

@@ -9,7 +9,8 @@ public struct SearchObservation: Sendable {
     /// have made only two touches, so a sole window triple is no longer a safe guess.
     public var windowTuples: [Candidate] = []
     /// The other ways the window triples' traces fit the pattern (a nearly symmetric one:
-    /// each a different turn, with its own light-sensor position), when light can check them.
+    /// each a different turn, with its own light-sensor position); empty when light cannot
+    /// check them (`canCheck` false).
     /// A window triple with such alternatives is no guess to take: its turn is not known.
     public var windowAlternatives: [Candidate] = []
     /// Every trace open to the PERC that began inside its time window (at the window's end).

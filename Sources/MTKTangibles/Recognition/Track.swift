@@ -18,12 +18,13 @@ public struct Track: Hashable, Sendable {
     public var provenanceBeforeLinkLoss: Provenance?
     /// After the link came back: the provenance to give back once a light check of the
     /// pose confirms it is still this PERC (two of one pattern may have been swapped while
-    /// it was down). Until then it stays `kept`.
-    public var reconfirming: Provenance?
-    /// That light check, when it is asked, and the rejections so far.
-    var reconfirm: PendingCheck?
-    var reconfirmAt: Seconds = 0
-    var reconfirmFailures = 0
+    /// it was down), and those checks. Until then it stays `kept`.
+    var reconfirming: Reconfirmation?
+
+    struct Reconfirmation: Hashable, Sendable {
+        var provenance: Provenance
+        var checks: StationaryChecks
+    }
 
     public init(slots: [TraceID?], pose: Pose, origin: InputOrigin, provenance: Provenance, since: Seconds) {
         self.slots = slots; self.pose = pose; self.origin = origin; self.provenance = provenance; self.since = since
