@@ -10,13 +10,23 @@ import MTKTangibles
 /// likelihoods as the checks keeps misses and spontaneous flips from deciding alone.
 struct CalibrationSearch: Sendable {
     struct Probe: Hashable, Sendable {
-        /// Centre in the tangible's own frame.
+        /// Centre in the search's frame (the tangible's own frame for a calibration).
         var center: Vec2
         var radius: Double
     }
 
-    let request: CalibrationRequest
+    /// What the search is for: a calibration the control API asked for, or an engine's
+    /// `locate` need (its cells are the hypotheses' sensor positions, on the surface).
+    enum Purpose: Sendable {
+        case calibration(CalibrationRequest)
+        case locate(request: UInt64, ids: [Int])
+    }
+
+    let purpose: Purpose
     let startedAt: Seconds
+    /// Cells and probes are in this frame; `decoys` cover every cell.
+    let frame: Pose
+    let decoys: [Probe]
     private(set) var cells: [Vec2]
     private(set) var weights: [Double]
     /// Mass of "the sensor answers no patch in the footprint" (dead sensor, wrong pose): a
@@ -28,12 +38,10 @@ struct CalibrationSearch: Sendable {
     /// Whether the last round ended with an answer; if not, the next one resets first (a
     /// missed probe is not answered again unless the colour under the sensor changes).
     private(set) var lastRoundAnswered = false
-    /// Patch ids: decoy, probe.
+    /// Patch ids: the first decoy's (the others follow it), the probe's.
     var patchIDs: (Int, Int)?
 
     init(request: CalibrationRequest, at time: Seconds, settings: CalibrationSettings) {
-        self.request = request
-        startedAt = time
         let extent = Self.extent(of: request.footprint)
         let g = settings.gridSpacing
         var cells: [Vec2] = []
@@ -46,11 +54,41 @@ struct CalibrationSearch: Sendable {
                 }
             }
         }
-        self.cells = cells
-        let priorNone = 0.05
+        self.init(purpose: .calibration(request), frame: request.pose, cells: cells,
+                  decoys: [Probe(center: .zero, radius: extent)], priorNone: 0.05, at: time)
+    }
+
+    /// A locate need: the cells are its hypotheses' sensor positions; one decoy disc per
+    /// touch covers the circles around it (`margin` beyond the farthest cell).
+    init(locate need: VerificationNeed, at time: Seconds, margin: Double) {
+        let hs = need.hypotheses
+        var decoys: [Probe] = []
+        for group in Dictionary(grouping: hs, by: { $0.traces.first ?? 0 }).sorted(by: { $0.key < $1.key }) {
+            let centre = group.value.reduce(Vec2.zero) { $0 + $1.sensorPosition } / Double(group.value.count)
+            let r = group.value.map { $0.sensorPosition.distance(to: centre) }.max() ?? 0
+            decoys.append(Probe(center: centre, radius: r + margin))
+        }
+        self.init(purpose: .locate(request: need.request, ids: hs.map(\.id)), frame: Pose(position: .zero, angle: 0),
+                  cells: hs.map(\.sensorPosition), decoys: decoys, priorNone: 0.1, at: time)
+    }
+
+    private init(purpose: Purpose, frame: Pose, cells: [Vec2], decoys: [Probe], priorNone: Double, at time: Seconds) {
+        self.purpose = purpose; self.frame = frame; self.cells = cells; self.decoys = decoys
+        startedAt = time
         weights = Array(repeating: cells.isEmpty ? 0 : (1 - priorNone) / Double(cells.count), count: cells.count)
         none = cells.isEmpty ? 1 : priorNone
     }
+
+    /// The locate need's request, if this search serves one.
+    var locateRequest: UInt64? {
+        if case .locate(let r, _) = purpose { return r }
+        return nil
+    }
+
+    var isLocate: Bool { locateRequest != nil }
+
+    /// Largest probe radius: the largest decoy's.
+    var maxRadius: Double { decoys.map(\.radius).max() ?? 0 }
 
     /// Radius of a disc around the tangible's origin that covers its footprint.
     static func extent(of footprint: Footprint) -> Double {
@@ -60,7 +98,7 @@ struct CalibrationSearch: Sendable {
         }
     }
 
-    var isUsable: Bool { !cells.isEmpty && request.pose.position.isFinite && request.pose.angle.isFinite }
+    var isUsable: Bool { !cells.isEmpty && frame.position.isFinite && frame.angle.isFinite }
 
     mutating func begin(_ r: CheckRound, probe p: Probe?) { round = r; probe = p }
 
@@ -148,7 +186,14 @@ struct CalibrationSearch: Sendable {
             let half = settings.gridSpacing / 2
             if abs(c.x - (c.x / step).rounded() * step) < half, abs(c.y - (c.y / step).rounded() * step) < half { centers.insert(c) }
         }
-        let extent = Self.extent(of: request.footprint)
+        // Cells on circles (a locate) rarely sit on the lattice: every few active cells
+        // stand as centres too (about 48).
+        if isLocate {
+            let stride = max(1, active.count / 48)
+            for k in Swift.stride(from: 0, to: active.count, by: stride) { centers.insert(cells[active[k]]) }
+            for d in decoys { centers.insert(d.center) }
+        }
+        let extent = maxRadius
         let radii = [settings.minProbeRadius, 3, 4, 5.5, 7.5, 10, 13, 17, 22, 28].filter { $0 >= settings.minProbeRadius && $0 <= extent }
         var best = Probe(center: cells[active.first ?? 0], radius: settings.minProbeRadius)
         var bestScore = -Double.infinity
@@ -156,18 +201,26 @@ struct CalibrationSearch: Sendable {
         // over the bins instead of one over the cells.
         let binWidth = 0.25
         var bins = Array(repeating: 0.0, count: Int((2 * extent + 2 * blur) / binWidth) + 2)
+        let lk = selector.likelihood
+        let hProbed = ProbeSelector.entropy(lk.probed), hDecoyed = ProbeSelector.entropy(lk.decoyed)
         for c in centers.sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
             for b in bins.indices { bins[b] = 0 }
             for i in active {
                 let b = min(bins.count - 1, Int(cells[i].distance(to: c) / binWidth))
                 bins[b] += weights[i]
             }
-            for r in radii {
-                var mass = 0.0
+            // Around a lone touch the cells lie on one circle per marker: discs centred on
+            // the touch in half-millimetre steps can split the circles from each other.
+            let fine = isLocate && decoys.contains { $0.center == c }
+            for r in fine ? Array(Swift.stride(from: settings.minProbeRadius, through: extent, by: 0.5)) : radii {
+                var flip = 0.0, uncertainty = 0.0
                 for b in bins.indices where bins[b] > 0 {
-                    mass += bins[b] * Self.insideFraction((Double(b) + 0.5) * binWidth, radius: r, blur: blur)
+                    let f = Self.insideFraction((Double(b) + 0.5) * binWidth, radius: r, blur: blur)
+                    let p = f * lk.probed + (1 - f) * lk.decoyed
+                    flip += bins[b] * p
+                    uncertainty += bins[b] * (f == 0 ? hDecoyed : f == 1 ? hProbed : ProbeSelector.entropy(p))
                 }
-                let score = selector.score(probedMass: mass, noneMass: none)
+                let score = selector.score(flip: flip, uncertainty: uncertainty, noneMass: none)
                 if score > bestScore * (1 + 1e-9) + 1e-12 { bestScore = score; best = Probe(center: c, radius: r) }
             }
         }
@@ -187,6 +240,7 @@ struct CalibrationSearch: Sendable {
     }
 
     func result(at time: Seconds, settings: CalibrationSettings, finished: Bool) -> CalibrationResult? {
+        guard case .calibration(let request) = purpose else { return nil }
         guard isUsable, let e = estimate(tolerance: settings.tolerance) else {
             return CalibrationResult(tangible: request.tangible, status: .cancelled, offset: nil, surfacePosition: nil,
                                      confidence: 0, tolerance: settings.tolerance, rounds: rounds, time: time)
@@ -198,5 +252,19 @@ struct CalibrationSearch: Sendable {
         return CalibrationResult(tangible: request.tangible, status: status, offset: e.offset,
                                  surfacePosition: request.pose.apply(e.offset), confidence: e.confidence,
                                  tolerance: settings.tolerance, rounds: rounds, time: time)
+    }
+
+    /// A locate search's decision: the hypothesis nearest the sensor once it is found within
+    /// `tolerance` at `targetConfidence`; rejected when the sensor answers no cell (`none`
+    /// reaches `targetConfidence`, or the search is unusable); inconclusive after `maxRounds`.
+    func locateDecision(settings: CalibrationSettings) -> VerificationOutcome.Result? {
+        guard case .locate(_, let ids) = purpose else { return nil }
+        guard isUsable else { return .rejected }
+        if none >= settings.targetConfidence { return .rejected }
+        if let e = estimate(tolerance: settings.tolerance), e.confidence >= settings.targetConfidence,
+           let k = cells.indices.min(by: { cells[$0].distance(to: e.offset) < cells[$1].distance(to: e.offset) }) {
+            return .confirmed(hypothesis: ids[k])
+        }
+        return rounds >= settings.maxRounds ? .inconclusive : nil
     }
 }

@@ -19,9 +19,18 @@ public struct CalibrationSettings: Hashable, Sendable, Codable {
 
     public init() {}
 
+    /// The defaults of `LightCheckConfig.locate`.
+    public static var locateDefaults: CalibrationSettings {
+        var s = CalibrationSettings()
+        s.tolerance = 1.5
+        s.targetConfidence = 0.95
+        s.maxRounds = 24
+        return s
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = CalibrationSettings()
+        let d = decoder.codingPath.last?.stringValue == "locate" ? CalibrationSettings.locateDefaults : CalibrationSettings()
         gridSpacing = try c.decodeIfPresent(Double.self, forKey: .gridSpacing) ?? d.gridSpacing
         tolerance = try c.decodeIfPresent(Double.self, forKey: .tolerance) ?? d.tolerance
         targetConfidence = try c.decodeIfPresent(Double.self, forKey: .targetConfidence) ?? d.targetConfidence

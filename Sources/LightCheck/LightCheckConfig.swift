@@ -91,6 +91,13 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
 
     // MARK: Calibration
     public var calibration: CalibrationSettings = .init()
+    /// The search for the light sensor of a PERC that made one touch (a `locate` need): the
+    /// same noisy bisection as a calibration, over the sensor positions of the poses around
+    /// the touch. Its pose must be right to a few millimetres at markers 40 mm from the
+    /// touch, so the sensor is wanted within 1.5 mm; a search that takes longer than
+    /// `maxRounds` is inconclusive (asked again later). `gridSpacing` is not used (the
+    /// engine's `locateTurnStep` sets the cells).
+    public var locate: CalibrationSettings = .locateDefaults
 
     public init() {}
 
@@ -127,6 +134,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         stationaryConfirmPosterior = try v(.stationaryConfirmPosterior, d.stationaryConfirmPosterior)
         stationaryRejectPosterior = try v(.stationaryRejectPosterior, d.stationaryRejectPosterior)
         calibration = try v(.calibration, d.calibration)
+        locate = try v(.locate, d.locate)
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))
         }
@@ -156,6 +164,6 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         if minPatchRadius > patchRadius { return "minPatchRadius must not exceed patchRadius" }
         if !(patchHoldFraction >= 0 && patchHoldFraction < 1) { return "patchHoldFraction must lie in 0..<1 (got \(patchHoldFraction))" }
         if maxRounds < 1 { return "maxRounds must be at least 1" }
-        return latency.validationProblem ?? calibration.validationProblem
+        return latency.validationProblem ?? calibration.validationProblem ?? locate.validationProblem.map { "locate: " + $0 }
     }
 }

@@ -57,16 +57,18 @@ public struct LightCheckScheduler: Sendable {
     public func deadline(for tangible: TangibleID) -> Seconds { latencyModel(for: tangible).deadline(config.latency) }
 
     /// Whether a need of this tangible is being checked (and which request).
-    public func activeRequest(of tangible: TangibleID) -> UInt64? { checks[tangible]?.request }
+    public func activeRequest(of tangible: TangibleID) -> UInt64? { checks[tangible]?.request ?? searches[tangible]?.locateRequest }
 
     // MARK: Calibration API
 
     /// Starts finding the light-sensor offset of a tangible lying still at `request.pose`.
     /// While it runs, checks of that tangible wait. The result arrives in a later plan's
     /// `calibrations`. Returns false (and starts nothing) when a calibration of that
-    /// tangible is already running.
+    /// tangible is already running. A locate search of that tangible gives way (its need
+    /// starts again once the calibration is over).
     @discardableResult
     public mutating func startCalibration(_ request: CalibrationRequest, at time: Seconds) -> Bool {
+        if searches[request.tangible]?.locateRequest != nil { endSearch(request.tangible, at: time) }
         guard searches[request.tangible] == nil else { return false }
         knownTangibles.insert(request.tangible)
         searches[request.tangible] = CalibrationSearch(request: request, at: time, settings: config.calibration)
@@ -75,7 +77,7 @@ public struct LightCheckScheduler: Sendable {
 
     /// Stops a running calibration; a `cancelled` result comes with the next plan.
     public mutating func cancelCalibration(tangible: TangibleID, at time: Seconds) {
-        guard let s = searches.removeValue(forKey: tangible) else { return }
+        guard searches[tangible]?.locateRequest == nil, let s = searches.removeValue(forKey: tangible) else { return }
         if let r = s.result(at: time, settings: config.calibration, finished: true) { cancelledSearches.append(r) }
     }
 
@@ -137,6 +139,11 @@ public struct LightCheckScheduler: Sendable {
                 diagnostics.withdrawnNeeds += 1
             }
         }
+        for t in searches.keys.sorted() {
+            guard let r = searches[t]?.locateRequest, chosen[t]?.request != r else { continue }
+            endSearch(t, at: time)
+            diagnostics.withdrawnNeeds += 1
+        }
         for t in decided.keys.sorted() {
             decided[t] = decided[t]?.intersection(requests[t] ?? [])
             if decided[t]?.isEmpty == true { decided[t] = nil }
@@ -144,6 +151,12 @@ public struct LightCheckScheduler: Sendable {
         for t in chosen.keys.sorted() where checks[t] == nil {
             guard let need = chosen[t], !(decided[t]?.contains(need.request) ?? false) else { continue }
             knownTangibles.insert(t)
+            if need.kind == .locate {
+                // (A calibration of the tangible holds its sensor: the need waits.)
+                if searches[t] == nil { searches[t] = CalibrationSearch(locate: need, at: time, margin: config.patchRadius) }
+                continue
+            }
+            guard searches[t]?.locateRequest == nil else { continue }
             checks[t] = VerificationCheck(need: need, at: time, config: config)
         }
     }
@@ -230,10 +243,25 @@ public struct LightCheckScheduler: Sendable {
             endCheck(t, at: time)
         }
         for t in searches.keys.sorted() {
-            guard let s = searches[t], let r = s.result(at: time, settings: config.calibration, finished: false) else { continue }
+            guard let s = searches[t] else { continue }
+            if let request = s.locateRequest {
+                guard let result = s.locateDecision(settings: config.locate) else { continue }
+                outcomes.append(VerificationOutcome(tangible: t, request: request, result: result, time: time))
+                decided[t, default: []].insert(request)
+                endSearch(t, at: time)
+                continue
+            }
+            guard let r = s.result(at: time, settings: config.calibration, finished: false) else { continue }
             calibrations.append(r)
             searches[t] = nil
         }
+    }
+
+    /// Drops a tangible's locate search; as with a check, its sensor may still answer the
+    /// patches of a running round for a while.
+    private mutating func endSearch(_ t: TangibleID, at time: Seconds) {
+        if searches[t]?.round != nil { quietUntil[t] = time + presentationDelay + deadline(for: t) }
+        searches[t] = nil
     }
 
     /// Drops a tangible's check; if it had patches on screen, the sensor may still answer
@@ -280,6 +308,10 @@ public struct LightCheckScheduler: Sendable {
             let others = patches.values.flatMap { $0 }
             if searches[t] != nil {
                 if checks[t]?.currentRound != nil { checks[t]?.hold(.sensorBusy) }
+                // A locate search is the engine's, not the user's: its discs wait for other
+                // tangibles' patches and candidates to be out of the way, and for its own
+                // sensor to be done with an earlier check's patches.
+                if searches[t]!.locateRequest != nil, !locateRoundMayStart(t, placed: others, reserved: reserved, at: time) { continue }
                 startCalibrationRound(t, at: time)
                 patches[t] = calibrationPatches(t)
             } else if checks[t] != nil {
@@ -456,27 +488,42 @@ public struct LightCheckScheduler: Sendable {
         return out
     }
 
+    private func locateRoundMayStart(_ t: TangibleID, placed: [Patch], reserved: [TangibleID], at time: Seconds) -> Bool {
+        guard let search = searches[t], time >= quietUntil[t] ?? -.infinity else { return false }
+        let guarded = guardedPositions(except: t, reserved: reserved)
+        return search.decoys.allSatisfy { d in
+            let c = search.frame.apply(d.center)
+            return !placed.contains { $0.tangible != t && $0.center.distance(to: c) < $0.radius + d.radius + config.patchGap }
+                && !guarded.contains { $0.distance(to: c) < d.radius + config.patchRadius + config.patchGap }
+        }
+    }
+
     private mutating func startCalibrationRound(_ t: TangibleID, at time: Seconds) {
         guard let search = searches[t], search.round == nil, search.isUsable else { return }
         let colour = colours[t]
         let probe = colour == nil ? nil
-            : search.nextProbe(selector: selector(for: t), settings: config.calibration, blur: config.calibration.edgeBlur)
+            : search.nextProbe(selector: selector(for: t), settings: search.locateRequest == nil ? config.calibration : config.locate,
+                               blur: (search.locateRequest == nil ? config.calibration : config.locate).edgeBlur)
         let phase: CheckRound.Phase = colour == nil ? .priming : (search.rounds > 0 && !search.lastRoundAnswered ? .resetting : .probing)
         searches[t]?.begin(CheckRound(colour: colour ?? config.primeColour, phase: phase,
                                       probed: [], drawn: [], plannedAt: time), probe: probe)
     }
 
-    /// A disc over the whole footprint in the reported colour, the probe painted over it.
+    /// Discs over every cell in the reported colour (the whole footprint for a
+    /// calibration, the circles around each lone touch for a locate), the probe painted over them.
     private mutating func calibrationPatches(_ t: TangibleID) -> [Patch] {
         guard let search = searches[t], let round = search.round else { return [] }
-        if search.patchIDs == nil { searches[t]?.patchIDs = (nextPatchID, nextPatchID + 1); nextPatchID += 2 }
+        let n = search.decoys.count + 1
+        if search.patchIDs == nil { searches[t]?.patchIDs = (nextPatchID, nextPatchID + n - 1); nextPatchID += n }
         let ids = searches[t]!.patchIDs!
-        let pose = search.request.pose
-        var out = [Patch(id: ids.0, tangible: t, center: pose.position, radius: CalibrationSearch.extent(of: search.request.footprint),
-                         colour: round.colour, purpose: .calibration)]
+        let locate = search.locateRequest != nil
+        var out = search.decoys.enumerated().map { k, d in
+            Patch(id: ids.0 + k, tangible: t, center: search.frame.apply(d.center), radius: d.radius,
+                  colour: round.colour, purpose: locate ? .decoy : .calibration)
+        }
         if let p = search.probe, round.phase == .probing {
-            out.append(Patch(id: ids.1, tangible: t, center: pose.apply(p.center), radius: p.radius,
-                             colour: round.probeColour, purpose: .calibration))
+            out.append(Patch(id: ids.1, tangible: t, center: search.frame.apply(p.center), radius: p.radius,
+                             colour: round.probeColour, purpose: locate ? .probe : .calibration))
         }
         return out
     }

@@ -87,6 +87,18 @@ struct ProbeSelector: Sendable {
         return info / max(duration, 1e-6)
     }
 
+    /// The same for a disc whose edge passes through the mass: `flip` and `uncertainty` are
+    /// the sums of mass × flip probability and mass × its entropy over the cells, where a
+    /// cell a share f under the probe flips with f × probed + (1 - f) × decoyed. (A cell on
+    /// the edge tells little whichever way the answer goes; counting it as half probed
+    /// would make a disc that cuts a circle of cells look like a clean split.)
+    func score(flip: Double, uncertainty: Double, noneMass: Double) -> Double {
+        let pFlip = flip + noneMass * likelihood.uncovered
+        let info = max(0, Self.entropy(pFlip) - uncertainty - noneMass * Self.entropy(likelihood.uncovered))
+        let duration = pFlip * expectedFlipTime + (1 - pFlip) * expectedSilenceTime
+        return info / max(duration, 1e-6)
+    }
+
     static func entropy(_ p: Double) -> Double {
         guard p > 0, p < 1 else { return 0 }
         return -(p * log2(p) + (1 - p) * log2(1 - p))

@@ -69,6 +69,8 @@ struct AccuracyBench: ParsableCommand {
         case checkOpenOwnOut = "onSurface, identify check still open, own candidate not among them"
         case ownRejected = "onSurface, no check open, a check with the own candidate was rejected"
         case noCandidate = "onSurface, no check open, own candidate never rejected"
+        case locateOpen = "onSurface, locate check of lone touches still searching"
+        case locateAmbiguous = "onSurface, light found the sensor of a lone touch where more than one pose puts it"
         case resting = "resting at the end"
         case poseOff = "tracked with own traces, a marker off by more than 5 mm (wrong turn or place)"
         case other = "other"
@@ -192,7 +194,9 @@ struct AccuracyBench: ParsableCommand {
         var last: EngineOutput?
         // Per request: when it was first published and whether a hypothesis was the own markers.
         var requests: [UInt64: (since: Seconds, ownIn: Bool)] = [:]
+        var shownLocates: Set<UInt64> = []
         var ownRejected = false
+        var ambiguous = false
         var lastTouchToRecognised: Seconds?
         while !runner.isFinished {
             var frame = runner.nextFrame()
@@ -214,6 +218,7 @@ struct AccuracyBench: ParsableCommand {
             }
             for e in out.events where e.tangible == id {
                 if case .checkAnswered(let r, .rejected) = e.event, requests[r]?.ownIn == true { ownRejected = true }
+                if case .locateAmbiguous = e.event { ambiguous = true }
             }
             if log {
                 for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
@@ -227,8 +232,14 @@ struct AccuracyBench: ParsableCommand {
                     print(String(format: "%.3f overlay %d ", frame.time, Int(scheduler.overlay.id)) + ps.joined(separator: " "))
                 }
                 for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
-                for n in out.needs where n.tangible == id {
-                    print(String(format: "%.3f need ", frame.time) + "\(n.request) \(n.kind) " + n.hypotheses.map { "\($0.traces)" }.joined(separator: " "))
+                for n in out.needs where n.tangible == id && (n.kind != .locate || shownLocates.insert(n.request).inserted) {
+                    // A locate need's poses share their touch: one line per touch.
+                    let hs = n.kind == .locate ? Array(Dictionary(grouping: n.hypotheses, by: \.traces).values.map { "\($0[0].traces)×\($0.count)" }.sorted())
+                        : n.hypotheses.map { "\($0.traces)" }
+                    let sensor = runner.world.trueSensorPosition(of: id)
+                    let nearest = sensor.flatMap { s in n.hypotheses.map { $0.sensorPosition.distance(to: s) }.min() }
+                    print(String(format: "%.3f need ", frame.time) + "\(n.request) \(n.kind) " + hs.joined(separator: " ")
+                          + (nearest.map { String(format: " (nearest sensor position %.1f mm from the true one)", $0) } ?? ""))
                 }
             }
             guard let r = out.tangible(id), r.state == .tracked || r.state == .resting,
@@ -257,14 +268,14 @@ struct AccuracyBench: ParsableCommand {
               let pose = r.pose, let truth = runner.world.truePose(of: id),
               let markers = runner.world.definitions.first(where: { $0.id == id })?.markers,
               markers.allSatisfy({ pose.apply($0).distance(to: truth.apply($0)) <= 5 }) else {
-            let (cause, age) = missCause(last, id, placement, requests, ownRejected, ownTrace)
+            let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
             return (.missed, nil, touches, (cause, age, nil))
         }
         return (.correct, recognisedAt, touches, (.other, nil, lastTouchToRecognised))
     }
 
     private func missCause(_ last: EngineOutput?, _ id: TangibleID, _ placement: SimTruth.Placement?,
-                           _ requests: [UInt64: (since: Seconds, ownIn: Bool)], _ ownRejected: Bool,
+                           _ requests: [UInt64: (since: Seconds, ownIn: Bool)], _ ownRejected: Bool, _ ambiguous: Bool,
                            _ ownTrace: (TraceID) -> Bool) -> (MissCause, Seconds?) {
         guard placement?.fieldOnArrival != nil else { return (.noFieldOn, nil) }
         guard let last, let r = last.tangible(id) else { return (.other, nil) }
@@ -275,6 +286,8 @@ struct AccuracyBench: ParsableCommand {
                 let ownIn = n.hypotheses.contains { $0.traces.count >= 2 && $0.traces.allSatisfy(ownTrace) }
                 return (ownIn ? .checkOpenOwnIn : .checkOpenOwnOut, age)
             }
+            if ambiguous { return (.locateAmbiguous, nil) }
+            if last.needs.contains(where: { $0.tangible == id && $0.kind == .locate }) { return (.locateOpen, nil) }
             return (ownRejected ? .ownRejected : .noCandidate, nil)
         case .resting: return (.resting, nil)
         case .tracked where r.traces.allSatisfy(ownTrace): return (.poseOff, nil)

@@ -100,6 +100,24 @@ extension Engine {
         return out
     }
 
+    /// The free touches lying still that began inside PERC `i`'s time window, nearest its
+    /// field-on first (at most `maxLoneTouches`): one may be its only marker touch. Only
+    /// while light can check, no triple or pair fits, and the PERC is searching.
+    private mutating func loneTouches(_ i: Int, _ scene: inout FrameScene) -> [LoneTouch] {
+        guard config.locateLoneTouches, canCheck(i), config.maxLoneTouches > 0,
+              slots[i].perc?.stateName == .onSurface, let f = slots[i].perc?.fieldOnAt else { return [] }
+        var out: [LoneTouch] = []
+        for k in scene.ids.indices where scene.alive[k] && !scene.blocked[k] && scene.holder[k] == nil
+            && abs(scene.began[k] - f) <= config.timeWindow {
+            guard scene.isStationary(k, table: table) else { continue }
+            out.append(LoneTouch(trace: scene.ids[k], position: table.meanPosition(scene.ids[k], at: scene.now) ?? scene.positions[k],
+                                 began: scene.began[k],
+                                 origin: scene.origins[scene.originIndex[k]]))
+        }
+        out.sort { (abs($0.began - f), $0.trace) < (abs($1.began - f), $1.trace) }
+        return Array(out.prefix(config.maxLoneTouches))
+    }
+
     mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
         var wants: [(Int, Want)] = []
         for i in slots.indices {
@@ -232,6 +250,7 @@ extension Engine {
             case .lightOnly:
                 obs.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
                 obs.tuples = tuples(i, &scene).filter { open($0, scene) }
+                obs.loneTouches = loneTouches(i, &scene)
             case .resting(let pose, let origin, let provenance, let since):
                 let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
                 obs.nearPose = maintainer.recover(around: pose, origin: origin, provenance: provenance, since: since,

@@ -112,6 +112,11 @@ public struct Engine: Sendable {
                 current = rebuild(c, pattern: slots[i].pattern, owner: o.tangible, scene: scene,
                                   keepWithin: slots[i].jitter.tolerance(config) * config.deformationSlack)
             }
+            // A located pose stands on its one touch, if that is still there and free.
+            if case .confirmed(let h) = o.result, check.kind == .locate, let c = check.candidate(hypothesis: h),
+               c.traceSet.allSatisfy({ tr in scene.slot[tr].map { scene.alive[$0] && (scene.holder[$0] ?? o.tangible) == o.tangible } ?? false }) {
+                current = c
+            }
             let before = slots[i].held
             emit(o.tangible, slots[i].perc!.handle(.outcome(o, current: current), at: t))
             sync(&scene, o.tangible, before, slots[i].held)

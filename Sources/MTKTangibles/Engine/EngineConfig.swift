@@ -64,6 +64,20 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// triple the thesis's window guess. Recordings made before this setting existed read
     /// it as "never" (`Self.never`), so they replay as they ran.
     public var earlyPairCheckAfter: Seconds = 0.12
+    /// A PERC that made only one marker touch (HARDWARE-MODEL: 3.2% of placements) is found
+    /// by light: after its time window, when no triple or pair is left to check, its light
+    /// sensor is searched on the circles around the lone touches that began in the window
+    /// (`VerificationNeed.Kind.locate`). Recordings made before this setting existed read
+    /// it as off, so they replay as they ran.
+    public var locateLoneTouches = true
+    /// Turn step (degrees) of the poses offered around a lone touch.
+    public var locateTurnStep: Double = 2
+    /// At most this many lone touches searched at once (began nearest the field-on first).
+    public var maxLoneTouches: Int = 3
+    /// A located pose is taken only when no pose with another marker (or another touch) on
+    /// its touch puts the sensor within this distance (mm): light cannot tell such poses
+    /// apart (the standard pattern's sensor is 18.0 mm from both marker 0 and marker 1).
+    public var locateAmbiguity: Double = 2
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 
@@ -97,5 +111,9 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         recheckRejectedAfter = try v(.recheckRejectedAfter, d.recheckRejectedAfter)
         checkMovingWithPrediction = try v(.checkMovingWithPrediction, d.checkMovingWithPrediction)
         earlyPairCheckAfter = try v(.earlyPairCheckAfter, Self.never)
+        locateLoneTouches = try v(.locateLoneTouches, false)
+        locateTurnStep = try v(.locateTurnStep, d.locateTurnStep)
+        maxLoneTouches = try v(.maxLoneTouches, d.maxLoneTouches)
+        locateAmbiguity = try v(.locateAmbiguity, d.locateAmbiguity)
     }
 }

@@ -23,6 +23,12 @@ public struct VerificationNeed: Hashable, Sendable, Codable {
         case identify
         /// A resting tangible: is it still at its kept pose?
         case stationary
+        /// A PERC that made one marker touch: where is its light sensor? The hypotheses are
+        /// its poses with a marker on a lone touch, turned in small steps (a circle of
+        /// sensor positions around each touch, one per marker). The scheduler searches those
+        /// positions with discs (as a calibration does) and confirms the hypothesis nearest
+        /// the sensor it found, or rejects them all when the sensor lies on none.
+        case locate
     }
     public var tangible: TangibleID
     public var request: UInt64

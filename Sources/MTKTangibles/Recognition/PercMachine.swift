@@ -117,7 +117,18 @@ public struct PercMachine: Sendable {
             switch o.result {
             case .confirmed(let h):
                 if let c = current, check.candidate(hypothesis: h) != nil {
-                    take(c, provenance: .confirmed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .lightConfirmed, time, &out)
+                    if check.kind == .locate {
+                        let rivals = locateRivals(of: c, in: check)
+                        if !rivals.isEmpty {
+                            // Where the sensor is, more than one pose puts it: none is taken.
+                            // Those touches rest; a second marker touch settles it (thesis).
+                            for tr in Set(([c] + rivals).flatMap(\.traceSet)) { s.rejected[[tr]] = time + config.recheckRejectedAfter }
+                            out.append(.locateAmbiguous(request: o.request, poses: 1 + Set(rivals.map(\.traces)).count))
+                            break
+                        }
+                    }
+                    take(c, provenance: .confirmed, guessUntil: nil, fieldOnAt: s.fieldOnAt,
+                         check.kind == .locate ? .located : .lightConfirmed, time, &out)
                     return out
                 }
             case .rejected:
@@ -288,7 +299,7 @@ public struct PercMachine: Sendable {
     private mutating func search(_ s: Search, _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) {
         // Nothing to offer and nothing asked: the search stays as it is (the common frame of
         // a PERC searching an empty surface; no buffers are copied or rebuilt).
-        if s.phase == .lightOnly, s.check == nil, obs.triples.isEmpty, obs.tuples.isEmpty { return }
+        if s.phase == .lightOnly, s.check == nil, obs.triples.isEmpty, obs.tuples.isEmpty, obs.loneTouches.isEmpty { return }
         var s = s
         let windowEnd = s.fieldOnAt + config.timeWindow
         let wasVerifying = s.phase == .verifying
@@ -378,9 +389,60 @@ public struct PercMachine: Sendable {
                 if da != db { return da < db }
                 return a.traces.map { $0 ?? 0 }.lexicographicallyPrecedes(b.traces.map { $0 ?? 0 })
             }
-            request(ranked, into: &s, time, &out)
+            // No triple or pair left to check: the PERC may have made one touch only, and
+            // light can look for its sensor around the lone touches (a running identify
+            // check whose touch dropped out waits `dropoutGrace` first).
+            if pool.isEmpty && s.check?.kind != .identify {
+                locate(obs.loneTouches.filter { s.rejected[[$0.trace]] == nil }, into: &s, time, &out)
+            } else {
+                request(ranked, into: &s, time, &out)
+                if pool.isEmpty && s.check == nil {
+                    locate(obs.loneTouches.filter { s.rejected[[$0.trace]] == nil }, into: &s, time, &out)
+                }
+            }
         }
         state = .onSurface(s)
+    }
+
+    /// Keeps or asks the locate check for a PERC's lone touches: every pose with one of its
+    /// markers on one of them, turned in `locateTurnStep` steps. A running one stays while
+    /// its touches are still offered (some may end); it is withdrawn when none is left.
+    private mutating func locate(_ touches: [LoneTouch], into s: inout Search, _ time: Seconds, _ out: inout [Action]) {
+        guard !touches.isEmpty, definition.lightSensorOffset != nil, config.locateTurnStep > 0 else {
+            s.check = nil
+            return
+        }
+        if let check = s.check, check.kind == .locate {
+            let searched = Set(check.candidates.flatMap(\.traceSet))
+            if touches.allSatisfy({ searched.contains($0.trace) }) { return }
+        }
+        let steps = max(1, Int((360 / config.locateTurnStep).rounded()))
+        let markers = definition.markers
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(touches.count * markers.count * steps)
+        for touch in touches {
+            for m in markers.indices {
+                var slots = [TraceID?](repeating: nil, count: markers.count)
+                slots[m] = touch.trace
+                for k in 0..<steps {
+                    let angle = Double(k) * 2 * .pi / Double(steps)
+                    let pose = Pose(position: touch.position - markers[m].rotated(by: angle), angle: angle)
+                    candidates.append(Candidate(traces: slots, pose: pose, residual: 0, origin: touch.origin,
+                                                latestBegin: touch.began, earliestBegin: touch.began,
+                                                isMoving: false, velocity: .zero, fittedHistory: 0))
+                }
+            }
+        }
+        s.check = PendingCheck(request: newRequest(), kind: .locate, candidates: candidates, isMoving: false, velocity: .zero)
+        out.append(.checkRequested(request: s.check!.request, kind: .locate, hypotheses: candidates.count))
+    }
+
+    /// The other poses of a locate check that put the light sensor within `locateAmbiguity`
+    /// of where `c` puts it with another marker or touch on the touch (light cannot tell them apart).
+    private func locateRivals(of c: Candidate, in check: PendingCheck) -> [Candidate] {
+        guard let offset = definition.lightSensorOffset else { return [] }
+        let sensor = c.pose.apply(offset)
+        return check.candidates.filter { $0.traces != c.traces && $0.pose.apply(offset).distance(to: sensor) < config.locateAmbiguity }
     }
 
     /// The triple to take when no light check can run: not contested, not rejected, all its

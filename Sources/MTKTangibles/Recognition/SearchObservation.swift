@@ -28,6 +28,10 @@ public struct SearchObservation: Sendable {
     public var nearPose: TrackUpdate?
     /// Trace sets of window triples another searching tangible could take too.
     public var contested: Set<[TraceID]> = []
+    /// Free touches lying still that began inside the PERC's time window (lightOnly phase,
+    /// nearest the field-on first, at most `maxLoneTouches`): when no triple or pair fits,
+    /// one of them may be the PERC's only marker touch, and light can find its sensor.
+    public var loneTouches: [LoneTouch] = []
     /// Whether a light check can run for this tangible this frame: an app draws the overlay
     /// (`Frame.drawing`) and the tangible's light sensor offset is known. When not, nothing
     /// is asked and the PERC is guessed from its traces.
@@ -39,4 +43,16 @@ public struct SearchObservation: Sendable {
     public init() {}
 
     public func isContested(_ c: Candidate) -> Bool { contested.contains(c.traceSet) }
+}
+
+/// A free, still touch that may be a PERC's only marker touch (see `SearchObservation.loneTouches`).
+public struct LoneTouch: Hashable, Sendable {
+    public var trace: TraceID
+    public var position: Vec2
+    public var began: Seconds
+    public var origin: InputOrigin
+
+    public init(trace: TraceID, position: Vec2, began: Seconds, origin: InputOrigin) {
+        self.trace = trace; self.position = position; self.began = began; self.origin = origin
+    }
 }

@@ -11,4 +11,8 @@ public enum TangibleEvent: Hashable, Sendable, Codable {
     case guessStood
     case checkRequested(request: UInt64, kind: VerificationNeed.Kind, hypotheses: Int)
     case checkAnswered(request: UInt64, result: VerificationOutcome.Result)
+    /// A locate check found the sensor of a PERC that made one touch, but `poses` poses
+    /// (another marker, or another lone touch) put it there within `locateAmbiguity`:
+    /// light cannot tell them apart, so none is taken; the touches wait `recheckRejectedAfter`.
+    case locateAmbiguous(request: UInt64, poses: Int)
 }

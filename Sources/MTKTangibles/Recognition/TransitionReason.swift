@@ -10,6 +10,9 @@ public enum TransitionReason: String, Hashable, Sendable, Codable {
     case soleSurvivor
     /// A light check confirmed a triple or tuple.
     case lightConfirmed
+    /// The PERC made one marker touch, and light found its sensor where only one pose around
+    /// that touch puts it (`VerificationNeed.Kind.locate`).
+    case located
     /// At the end of the window another triple fitted, or the guess conflicted with another
     /// tangible: the guess is withdrawn and light checks decide.
     case guessWithdrawn

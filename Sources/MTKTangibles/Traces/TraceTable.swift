@@ -240,6 +240,13 @@ public struct TraceTable: Sendable {
         return (m.second - m.first) / m.span
     }
 
+    /// Mean position over the stationary window ending at `time` (a still touch's position
+    /// with less of the jitter of one sample); nil with too little history.
+    public func meanPosition(_ id: TraceID, at time: Seconds) -> Vec2? {
+        guard let r = record(id), let m = r.halfMeans(window: settings.stationaryWindow, now: time) else { return nil }
+        return (m.first + m.second) / 2
+    }
+
     /// Whether the trace stayed put over the stationary window ending at `time`. A trace with
     /// too little history counts as stationary (nothing says it moved).
     public func isStationary(_ id: TraceID, at time: Seconds) -> Bool {

@@ -38,7 +38,7 @@ struct RecognitionAccumulator: Sendable {
         case .checkAnswered(let request, let result):
             guard stationaryRequests.remove(request) != nil else { break }
             if case .confirmed = result {} else { figures.stationaryCheckFailures += 1 }
-        case .searchPhase, .tracesAssigned, .traceAdopted, .provenance:
+        case .searchPhase, .tracesAssigned, .traceAdopted, .provenance, .locateAmbiguous:
             break
         }
     }

@@ -135,6 +135,7 @@ public enum ConfigLoader {
             config.recognition.timeWindowMS = r.double("time_window_ms", in: 10...2000, unit: "ms", default: config.recognition.timeWindowMS)
             config.recognition.markerToleranceMM = r.double("marker_tolerance_mm", in: 0.1...30, unit: "mm", default: config.recognition.markerToleranceMM)
             config.recognition.adaptTolerance = r.bool("adapt_tolerance", default: config.recognition.adaptTolerance)
+            config.recognition.locateLoneTouches = r.bool("locate_lone_touches", default: config.recognition.locateLoneTouches)
             issues += r.finish()
         }
         if let t = top.table("light_checks") {

@@ -52,6 +52,12 @@ public final class Pipeline {
         // Transitions are logged with the engine's reason (journald fields TANGIBLE, STATE, REASON).
         let names = Dictionary(result.snapshot.tangibles.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         for e in core.lastOutput?.events ?? [] {
+            if case .locateAmbiguous(_, let poses) = e.event {
+                let name = names[e.tangible] ?? "\(e.tangible)"
+                logger.info("\(name): light found the sensor of its one marker touch, but \(poses) poses put it there; none is taken (it is recognised when a second marker touches)",
+                            metadata: ["tangible": "\(name)", "tangible_id": "\(e.tangible)", "frame": "\(e.frame)"])
+                continue
+            }
             guard case .transition(let from, let to, let reason) = e.event else { continue }
             let name = names[e.tangible] ?? "\(e.tangible)"
             logger.info("\(name): \(from.rawValue) → \(to.rawValue) (\(reason))", metadata: [

@@ -8,6 +8,7 @@ extension ServiceConfig {
         c.timeWindow = recognition.timeWindowMS / 1000
         c.tolerance = recognition.markerToleranceMM
         c.adaptTolerance = recognition.adaptTolerance
+        c.locateLoneTouches = recognition.locateLoneTouches
         c.stationaryCheckInterval = lightChecks.stationaryIntervalMS / 1000
         c.stationaryFailureLimit = lightChecks.maxFailedStationary
         return c

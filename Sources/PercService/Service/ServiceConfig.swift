@@ -107,6 +107,8 @@ public struct ServiceConfig: Hashable, Sendable {
         var markerToleranceMM = 3.0
         /// Learn each tangible's jitter and widen or narrow its tolerance (1.5 to 6 mm).
         var adaptTolerance = true
+        /// Look for the light sensor of a PERC that made one marker touch (a locate check).
+        var locateLoneTouches = true
     }
 
     public struct LightChecks: Hashable, Sendable {

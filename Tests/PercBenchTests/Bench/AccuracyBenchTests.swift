@@ -36,6 +36,17 @@ import PercTestSupport
         #expect(run.stdout.contains("case 21: correct"), "\(run.stdout)")
     }
 
+    /// Seed 1, case 104: a standard PERC that made one touch (marker 2). The locate need is
+    /// printed once, as its touches with their pose counts; light finds the sensor and the
+    /// PERC is tracked `located`, every marker within 5 mm.
+    @Test func aOneTouchPlacementIsLocated() throws {
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "104"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("locate [2]×540"), "\(run.stdout)")
+        #expect(run.stdout.contains("reason: MTKTangibles.TransitionReason.located"), "\(run.stdout)")
+        #expect(run.stdout.contains("case 104: correct"), "\(run.stdout)")
+    }
+
     @Test func badOptionsAreRefused() throws {
         let none = try CLI.run(["bench", "accuracy", "--cases", "0"])
         #expect(none.status != 0 && none.stderr.contains("--cases must be at least 1"), "\(none.stderr)")

@@ -46,6 +46,14 @@ import PercTestSupport
         #expect(r.stderr.contains(":2: tuio.enabled: expected true or false, found a string"))
     }
 
+    @Test func locateLoneTouchesIsABoolOfRecognition() async throws {
+        let ok = try await check("[recognition]\nlocate_lone_touches = false\n")
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let bad = try await check("[recognition]\nlocate_lone_touches = 1\n")
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains(":2: recognition.locate_lone_touches: expected true or false"), "\(bad.stderr)")
+    }
+
     @Test func unknownKeyListsTheKnownOnes() async throws {
         let r = try await check("[clock]\nrate_hz = 60\nrate = 60\n")
         #expect(r.status == 78)
