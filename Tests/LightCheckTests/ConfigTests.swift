@@ -21,6 +21,19 @@ import Testing
         #expect(c.missProbability == LightCheckConfig().missProbability)
     }
 
+    /// `locate` has defaults of its own (tighter than a calibration's); a partial object keeps
+    /// them, and a bad value is named under `locate`.
+    @Test func locateKeepsItsOwnDefaults() throws {
+        let c = try decode(#"{"locate": {"maxRounds": 10}, "calibration": {"maxRounds": 12}}"#)
+        #expect(c.locate.maxRounds == 10)
+        #expect(c.locate.tolerance == 1.5 && c.locate.targetConfidence == 0.95)
+        #expect(c.calibration.maxRounds == 12 && c.calibration.tolerance == 3)
+        #expect(throws: DecodingError.self) { try decode(#"{"locate": {"targetConfidence": 1.5}}"#) }
+        var bad = LightCheckConfig()
+        bad.locate.maxRounds = 0
+        #expect(bad.validationProblem?.hasPrefix("locate: ") == true)
+    }
+
     @Test func roundTrips() throws {
         var c = LightCheckConfig()
         c.movingStrategy = .wait
