@@ -67,6 +67,59 @@ import PercTestSupport
         try await Self.scenario(red: Self.red, old: Self.oldStandard)
     }
 
+    /// One marker touch (HARDWARE-MODEL: 3.2% of placements): "red" set down making only
+    /// marker 2's touch (its sensor 25 mm from it, a circle no other marker shares), sent
+    /// by a TUIO tracker. world.py puts its field on when that touch shows and answers the
+    /// overlay with its light sensor; serve searches the sensor around the touch and tracks
+    /// the PERC `located`, at its pose, on that one touch.
+    @Test func aPercThatMakesOneTouchIsLocatedByLight() async throws {
+        let tmp = try TempDir("pb-e2e-locate")
+        let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55)])
+        defer { emulator.stop() }
+        var registry = TangibleRegistry()
+        registry.tangibles = [Self.red.definition]
+        try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
+        let tuioIn = TUIOPeers.freeUDPPort()
+        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: emulator.address, maxBackoffS: 2,
+                                                         tuioListen: tuioIn))
+        #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
+        let touch = Self.red.markers[2]
+        var perc = Self.red.json
+        perc["markers"] = [[touch.x, touch.y]]  // world.py: the field goes on when this touch shows
+        let world = try SimulatedTable.start(SimulatedTable.world, [
+            "port": serve.httpPort, "bus": emulator.address, "seconds": 60, "percs": [perc], "seed": 3,
+        ], in: tmp.url, name: "world.py")
+        defer { world.stop() }
+        let tracker = try SimulatedTable.start(SimulatedTable.tuioSender, [
+            "port": tuioIn, "seconds": 60, "surface": [Self.surface.x, Self.surface.y], "contacts": [[1, touch.x, touch.y, 2.0]],
+        ], in: tmp.url, name: "tracker.py")
+        defer { tracker.stop() }
+
+        var frame: [String: Any]?
+        let located = await eventually(30) {
+            frame = try? await Self.state(serve.httpPort)
+            return Self.tangible(frame, "red")?["state"] as? String == "tracked"
+        }
+        #expect(located, "\(frame ?? [:])\n\(serve.log.suffix(4000))\n\(world.output().suffix(2000))")
+        let t = Self.tangible(frame, "red")
+        #expect(t?["provenance"] as? String == "confirmed", "\(t ?? [:])")
+        // Every marker within 5 mm of where it is (as `bench accuracy` scores).
+        if let pose = t?["pose"] as? [String: Double], let x = pose["x"], let y = pose["y"], let a = pose["angle"] {
+            let found = Pose(position: Vec2(x, y), angle: a)
+            for m in Self.red.definition.markers {
+                #expect(found.apply(m).distance(to: Self.red.pose.apply(m)) <= 5, "\(found) against \(Self.red.pose)")
+            }
+        } else {
+            Issue.record("no pose: \(t ?? [:])")
+        }
+        #expect(serve.log.contains("red: onSurface → tracked (located)"), "\(serve.log.suffix(3000))")
+        #expect(try await serve.metric("percbridge_light_checks_total{result=\"confirmed\"}") ?? 0 >= 1)
+        world.stop()
+        tracker.stop()
+        let status = try await serve.terminate()
+        #expect(status == 0, "\(serve.log.suffix(3000))")
+    }
+
     static func scenario(red: SimulatedTable.Perc, old: SimulatedTable.Perc) async throws {
         let tmp = try TempDir("pb-e2e")
         let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55),
