@@ -224,6 +224,9 @@ extension Engine {
                         open(c, scene) && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
                             && !c.traceSet.allSatisfy { inTriples.contains($0) }
                     }
+                    // No triple and no pair: the PERC may have made one touch; light can look
+                    // for its sensor around the lone touches before the window ends too.
+                    if obs.windowTriples.isEmpty, obs.windowTuples.isEmpty { obs.loneTouches = loneTouches(i, &scene) }
                 }
                 if let m = slots[i].perc, m.searchPhase == .verifying {
                     let limit = tol * config.deformationSlack

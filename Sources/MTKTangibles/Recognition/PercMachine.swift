@@ -329,6 +329,11 @@ public struct PercMachine: Sendable {
                     s.check = nil  // no patch can be shown: a check begun in the window ends
                 } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter {
                     request(obs.windowTuples, into: &s, time, &out)
+                } else if w.isEmpty, obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter,
+                          s.check == nil || s.check?.kind == .locate {
+                    // Nor a pair: one touch only, so far. Its sensor is searched now (a
+                    // triple or pair that comes later in the window takes over).
+                    locate(obs.loneTouches.filter { s.rejected[[$0.trace]] == nil }, into: &s, time, &out)
                 }
                 state = .onSurface(s)
                 return
