@@ -85,7 +85,8 @@ struct AccuracyBench: ParsableCommand {
             var c = generator.next()
             while c.index < show { c = generator.next() }
             var cold = LatencyModel()
-            let (verdict, after, touches, cause) = play(c, latency: &cold, log: true)
+            var takenBy: TransitionReason?
+            let (verdict, after, touches, cause) = play(c, latency: &cold, log: true, takenBy: &takenBy)
             print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), marker touches at placement: \(touches)"
                   + (verdict == .missed ? ", missed: \(cause.0.rawValue)" : ""))
             return
@@ -100,6 +101,7 @@ struct AccuracyBench: ParsableCommand {
         var touchAfterFieldOn = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var openAges = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var wrongExamples: [Int] = []
+        var wrongBy: [String: Int] = [:]
         /// Correct cases recognised more than 300 ms (the issue's p95 target) after their
         /// last marker touch began: the ones that made the p95, to replay with --show.
         var slow = 0
@@ -108,7 +110,9 @@ struct AccuracyBench: ParsableCommand {
         var latency1 = LatencyModel()
         for _ in 0..<cases {
             let c = generator.next()
-            let (verdict, recognisedAfter, touches, cause) = play(c, latency: &latency1)
+            var takenBy: TransitionReason?
+            let (verdict, recognisedAfter, touches, cause) = play(c, latency: &latency1, takenBy: &takenBy)
+            if verdict == .wrongTrace { wrongBy[takenBy.map { "\($0)" } ?? "unknown", default: 0] += 1 }
             byTouches[touches, default: (0, 0, 0)].cases += 1
             if verdict == .correct { byTouches[touches, default: (0, 0, 0)].correct += 1 }
             if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0)].wrong += 1 }
@@ -167,14 +171,20 @@ struct AccuracyBench: ParsableCommand {
             print(String(format: "  open identify checks: age of their request at the end p50 %.0f ms, max %.0f ms (n = %d)",
                          Double(openAges.valueAtPercentile(50)) / 1000, Double(openAges.max) / 1000, openAges.totalCount))
         }
-        if !wrongExamples.isEmpty { print("wrong-trace case indices (seed \(seed)): \(wrongExamples)") }
+        if !wrongExamples.isEmpty {
+            print("wrong-trace case indices (seed \(seed)): \(wrongExamples)")
+            print("wrong-trace by how the PERC was taken: " + wrongBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
     }
 
     /// Plays one case; returns the verdict, seconds from field-on to recognised, the number of
     /// marker touches the placement made, and for a miss its cause (with the
     /// age of a still-open identify check; for a correct one, the time from its last own
     /// marker touch to recognised).
-    private func play(_ c: PlacementGenerator.Case, latency: inout LatencyModel, log: Bool = false)
+    /// `takenBy`: for a wrong-trace case, the reason of the PERC's last transition to tracked
+    /// before it first held a trace that was not its own.
+    private func play(_ c: PlacementGenerator.Case, latency: inout LatencyModel, log: Bool = false,
+                      takenBy: inout TransitionReason?)
         -> (Verdict, Seconds?, Int, (MissCause, Seconds?, Seconds?)) {
         guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, 3, (.other, nil, nil)) }
         var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
@@ -197,6 +207,7 @@ struct AccuracyBench: ParsableCommand {
         var shownLocates: Set<UInt64> = []
         var ownRejected = false
         var ambiguous = false
+        var lastTaken: TransitionReason?
         var lastTouchToRecognised: Seconds?
         while !runner.isFinished {
             var frame = runner.nextFrame()
@@ -219,6 +230,7 @@ struct AccuracyBench: ParsableCommand {
             for e in out.events where e.tangible == id {
                 if case .checkAnswered(let r, .rejected) = e.event, requests[r]?.ownIn == true { ownRejected = true }
                 if case .locateAmbiguous = e.event { ambiguous = true }
+                if case .transition(_, .tracked, let reason) = e.event { lastTaken = reason }
             }
             if log {
                 for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
@@ -245,7 +257,7 @@ struct AccuracyBench: ParsableCommand {
             guard let r = out.tangible(id), r.state == .tracked || r.state == .resting,
                   let arrival = runner.world.truth.placement(of: id)?.fieldOnArrival else { continue }
             let own = r.traces.allSatisfy(ownTrace)
-            if !own && r.state == .tracked && frame.time > arrival + window + 0.02 { wrong = true }
+            if !own && r.state == .tracked && frame.time > arrival + window + 0.02 && !wrong { wrong = true; takenBy = lastTaken }
             if own && r.state == .tracked && !r.traces.isEmpty && recognisedAt == nil {
                 recognisedAt = frame.time - arrival
                 let began = r.traces.compactMap { engine.table.summary($0)?.beganAt }.max() ?? frame.time
