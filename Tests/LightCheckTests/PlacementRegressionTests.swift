@@ -80,6 +80,13 @@ import LightCheck
         let r = try play(c)
         #expect(!r.wrong)
         #expect(r.correct)
+        // A config asking for absurdly many poses or touches (a recording carries its own)
+        // is held to 0.5° and 8 touches: the same case still plays and ends right.
+        var huge = EngineConfig()
+        huge.locateTurnStep = 1e-9
+        huge.maxLoneTouches = .max
+        let bounded = try play(c, config: huge)
+        #expect(!bounded.wrong)
         var off = EngineConfig()
         off.locateLoneTouches = false
         let before = try play(c, config: off)

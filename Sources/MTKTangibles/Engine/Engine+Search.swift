@@ -115,7 +115,7 @@ extension Engine {
                                  origin: scene.origins[scene.originIndex[k]]))
         }
         out.sort { (abs($0.began - f), $0.trace) < (abs($1.began - f), $1.trace) }
-        return Array(out.prefix(config.maxLoneTouches))
+        return Array(out.prefix(min(config.maxLoneTouches, 8)))
     }
 
     mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {

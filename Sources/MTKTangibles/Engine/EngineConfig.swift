@@ -70,9 +70,10 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// (`VerificationNeed.Kind.locate`). Recordings made before this setting existed read
     /// it as off, so they replay as they ran.
     public var locateLoneTouches = true
-    /// Turn step (degrees) of the poses offered around a lone touch.
+    /// Turn step (degrees) of the poses offered around a lone touch (not below 0.5°).
     public var locateTurnStep: Double = 2
-    /// At most this many lone touches searched at once (began nearest the field-on first).
+    /// At most this many lone touches searched at once (began nearest the field-on first;
+    /// not above 8).
     public var maxLoneTouches: Int = 3
     /// A located pose is taken only when no pose with another marker (or another touch) on
     /// its touch puts the sensor within this distance (mm): light cannot tell such poses

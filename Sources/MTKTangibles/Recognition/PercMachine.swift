@@ -421,7 +421,9 @@ public struct PercMachine: Sendable {
             let searched = Set(check.candidates.flatMap(\.traceSet))
             if touches.allSatisfy({ searched.contains($0.trace) }) { return }
         }
-        let steps = max(1, Int((360 / config.locateTurnStep).rounded()))
+        // Bounded whatever the config says (a recording carries its own): at most 720 turns
+        // (0.5°) per marker and touch.
+        let steps = min(720, max(1, Int((360 / config.locateTurnStep).rounded())))
         let markers = definition.markers
         var candidates: [Candidate] = []
         candidates.reserveCapacity(touches.count * markers.count * steps)
