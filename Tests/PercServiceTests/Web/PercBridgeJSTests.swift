@@ -23,7 +23,7 @@ import MTKTangibles
     }
 
     static let viewerPoll = """
-        (() => { const s = JSON.parse(document.getElementById('state').textContent || 'null'); \
+        (() => { const s = JSON.parse(document.getElementById('state')?.textContent || 'null'); \
         return s && {key: s.drawn.patches.length ? s.overlay : null, state: s}; })()
         """
 
