@@ -23,6 +23,8 @@ struct CalibrationSearch: Sendable {
     }
 
     let purpose: Purpose
+    /// `LightCheckConfig.calibration` or `.locate`, by purpose.
+    let settings: CalibrationSettings
     let startedAt: Seconds
     /// Cells and probes are in this frame; `decoys` cover every cell.
     let frame: Pose
@@ -54,13 +56,13 @@ struct CalibrationSearch: Sendable {
                 }
             }
         }
-        self.init(purpose: .calibration(request), frame: request.pose, cells: cells,
+        self.init(purpose: .calibration(request), settings: settings, frame: request.pose, cells: cells,
                   decoys: [Probe(center: .zero, radius: extent)], priorNone: 0.05, at: time)
     }
 
     /// A locate need: the cells are its hypotheses' sensor positions; one decoy disc per
     /// touch covers the circles around it (`margin` beyond the farthest cell).
-    init(locate need: VerificationNeed, at time: Seconds, margin: Double) {
+    init(locate need: VerificationNeed, at time: Seconds, settings: CalibrationSettings, margin: Double) {
         let hs = need.hypotheses
         var decoys: [Probe] = []
         for group in Dictionary(grouping: hs, by: { $0.traces.first ?? 0 }).sorted(by: { $0.key < $1.key }) {
@@ -68,12 +70,13 @@ struct CalibrationSearch: Sendable {
             let r = group.value.map { $0.sensorPosition.distance(to: centre) }.max() ?? 0
             decoys.append(Probe(center: centre, radius: r + margin))
         }
-        self.init(purpose: .locate(request: need.request, ids: hs.map(\.id)), frame: Pose(position: .zero, angle: 0),
+        self.init(purpose: .locate(request: need.request, ids: hs.map(\.id)), settings: settings, frame: Pose(position: .zero, angle: 0),
                   cells: hs.map(\.sensorPosition), decoys: decoys, priorNone: 0.1, at: time)
     }
 
-    private init(purpose: Purpose, frame: Pose, cells: [Vec2], decoys: [Probe], priorNone: Double, at time: Seconds) {
-        self.purpose = purpose; self.frame = frame; self.cells = cells; self.decoys = decoys
+    private init(purpose: Purpose, settings: CalibrationSettings, frame: Pose, cells: [Vec2], decoys: [Probe],
+                 priorNone: Double, at time: Seconds) {
+        self.purpose = purpose; self.settings = settings; self.frame = frame; self.cells = cells; self.decoys = decoys
         startedAt = time
         weights = Array(repeating: cells.isEmpty ? 0 : (1 - priorNone) / Double(cells.count), count: cells.count)
         none = cells.isEmpty ? 1 : priorNone
@@ -152,7 +155,7 @@ struct CalibrationSearch: Sendable {
     private mutating func update(flipped: Bool, probe p: Probe, window: Double, config: LightCheckConfig) {
         rounds += 1
         let lk = FlipLikelihood.make(window: window, config: config)
-        let blur = config.calibration.edgeBlur
+        let blur = settings.edgeBlur
         var total = 0.0
         for i in cells.indices {
             let inside = Self.insideFraction(cells[i].distance(to: p.center), radius: p.radius, blur: blur)
@@ -172,7 +175,8 @@ struct CalibrationSearch: Sendable {
     }
 
     /// The disc for the next round: most information per expected second.
-    func nextProbe(selector: ProbeSelector, settings: CalibrationSettings, blur: Double) -> Probe {
+    func nextProbe(selector: ProbeSelector) -> Probe {
+        let blur = settings.edgeBlur
         let maxW = weights.max() ?? 0
         let active = cells.indices.filter { weights[$0] > maxW * 1e-6 }
         var centers = Set<Vec2>()
@@ -239,7 +243,7 @@ struct CalibrationSearch: Sendable {
         return (mean, confidence)
     }
 
-    func result(at time: Seconds, settings: CalibrationSettings, finished: Bool) -> CalibrationResult? {
+    func result(at time: Seconds, finished: Bool) -> CalibrationResult? {
         guard case .calibration(let request) = purpose else { return nil }
         guard isUsable, let e = estimate(tolerance: settings.tolerance) else {
             return CalibrationResult(tangible: request.tangible, status: .cancelled, offset: nil, surfacePosition: nil,
@@ -257,7 +261,7 @@ struct CalibrationSearch: Sendable {
     /// A locate search's decision: the hypothesis nearest the sensor once it is found within
     /// `tolerance` at `targetConfidence`; rejected when the sensor answers no cell (`none`
     /// reaches `targetConfidence`, or the search is unusable); inconclusive after `maxRounds`.
-    func locateDecision(settings: CalibrationSettings) -> VerificationOutcome.Result? {
+    func locateDecision() -> VerificationOutcome.Result? {
         guard case .locate(_, let ids) = purpose else { return nil }
         guard isUsable else { return .rejected }
         if none >= settings.targetConfidence { return .rejected }

@@ -28,9 +28,11 @@ public struct CalibrationSettings: Hashable, Sendable, Codable {
         return s
     }
 
-    public init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws { try self.init(from: decoder, defaults: CalibrationSettings()) }
+
+    /// Decodes the keys present over `defaults` (`LightCheckConfig.locate` has its own).
+    init(from decoder: any Decoder, defaults d: CalibrationSettings) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = decoder.codingPath.last?.stringValue == "locate" ? CalibrationSettings.locateDefaults : CalibrationSettings()
         gridSpacing = try c.decodeIfPresent(Double.self, forKey: .gridSpacing) ?? d.gridSpacing
         tolerance = try c.decodeIfPresent(Double.self, forKey: .tolerance) ?? d.tolerance
         targetConfidence = try c.decodeIfPresent(Double.self, forKey: .targetConfidence) ?? d.targetConfidence

@@ -134,7 +134,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         stationaryConfirmPosterior = try v(.stationaryConfirmPosterior, d.stationaryConfirmPosterior)
         stationaryRejectPosterior = try v(.stationaryRejectPosterior, d.stationaryRejectPosterior)
         calibration = try v(.calibration, d.calibration)
-        locate = try v(.locate, d.locate)
+        locate = c.contains(.locate) ? try CalibrationSettings(from: c.superDecoder(forKey: .locate), defaults: d.locate) : d.locate
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))
         }

@@ -68,7 +68,7 @@ public struct LightCheckScheduler: Sendable {
     /// starts again once the calibration is over).
     @discardableResult
     public mutating func startCalibration(_ request: CalibrationRequest, at time: Seconds) -> Bool {
-        if searches[request.tangible]?.locateRequest != nil { endSearch(request.tangible, at: time) }
+        if searches[request.tangible]?.isLocate == true { endSearch(request.tangible, at: time) }
         guard searches[request.tangible] == nil else { return false }
         knownTangibles.insert(request.tangible)
         searches[request.tangible] = CalibrationSearch(request: request, at: time, settings: config.calibration)
@@ -77,8 +77,8 @@ public struct LightCheckScheduler: Sendable {
 
     /// Stops a running calibration; a `cancelled` result comes with the next plan.
     public mutating func cancelCalibration(tangible: TangibleID, at time: Seconds) {
-        guard searches[tangible]?.locateRequest == nil, let s = searches.removeValue(forKey: tangible) else { return }
-        if let r = s.result(at: time, settings: config.calibration, finished: true) { cancelledSearches.append(r) }
+        guard searches[tangible]?.isLocate == false, let s = searches.removeValue(forKey: tangible) else { return }
+        if let r = s.result(at: time, finished: true) { cancelledSearches.append(r) }
     }
 
     // MARK: The frame step
@@ -153,10 +153,9 @@ public struct LightCheckScheduler: Sendable {
             knownTangibles.insert(t)
             if need.kind == .locate {
                 // (A calibration of the tangible holds its sensor: the need waits.)
-                if searches[t] == nil { searches[t] = CalibrationSearch(locate: need, at: time, margin: config.patchRadius) }
+                if searches[t] == nil { searches[t] = CalibrationSearch(locate: need, at: time, settings: config.locate, margin: config.patchRadius) }
                 continue
             }
-            guard searches[t]?.locateRequest == nil else { continue }
             checks[t] = VerificationCheck(need: need, at: time, config: config)
         }
     }
@@ -245,13 +244,13 @@ public struct LightCheckScheduler: Sendable {
         for t in searches.keys.sorted() {
             guard let s = searches[t] else { continue }
             if let request = s.locateRequest {
-                guard let result = s.locateDecision(settings: config.locate) else { continue }
+                guard let result = s.locateDecision() else { continue }
                 outcomes.append(VerificationOutcome(tangible: t, request: request, result: result, time: time))
                 decided[t, default: []].insert(request)
                 endSearch(t, at: time)
                 continue
             }
-            guard let r = s.result(at: time, settings: config.calibration, finished: false) else { continue }
+            guard let r = s.result(at: time, finished: false) else { continue }
             calibrations.append(r)
             searches[t] = nil
         }
@@ -311,7 +310,7 @@ public struct LightCheckScheduler: Sendable {
                 // A locate search is the engine's, not the user's: its discs wait for other
                 // tangibles' patches and candidates to be out of the way, and for its own
                 // sensor to be done with an earlier check's patches.
-                if searches[t]!.locateRequest != nil, !locateRoundMayStart(t, placed: others, reserved: reserved, at: time) { continue }
+                if searches[t]!.isLocate, !locateRoundMayStart(t, placed: others, reserved: reserved, at: time) { continue }
                 startCalibrationRound(t, at: time)
                 patches[t] = calibrationPatches(t)
             } else if checks[t] != nil {
@@ -502,8 +501,7 @@ public struct LightCheckScheduler: Sendable {
         guard let search = searches[t], search.round == nil, search.isUsable else { return }
         let colour = colours[t]
         let probe = colour == nil ? nil
-            : search.nextProbe(selector: selector(for: t), settings: search.locateRequest == nil ? config.calibration : config.locate,
-                               blur: (search.locateRequest == nil ? config.calibration : config.locate).edgeBlur)
+            : search.nextProbe(selector: selector(for: t))
         let phase: CheckRound.Phase = colour == nil ? .priming : (search.rounds > 0 && !search.lastRoundAnswered ? .resetting : .probing)
         searches[t]?.begin(CheckRound(colour: colour ?? config.primeColour, phase: phase,
                                       probed: [], drawn: [], plannedAt: time), probe: probe)
@@ -516,7 +514,7 @@ public struct LightCheckScheduler: Sendable {
         let n = search.decoys.count + 1
         if search.patchIDs == nil { searches[t]?.patchIDs = (nextPatchID, nextPatchID + n - 1); nextPatchID += n }
         let ids = searches[t]!.patchIDs!
-        let locate = search.locateRequest != nil
+        let locate = search.isLocate
         var out = search.decoys.enumerated().map { k, d in
             Patch(id: ids.0 + k, tangible: t, center: search.frame.apply(d.center), radius: d.radius,
                   colour: round.colour, purpose: locate ? .decoy : .calibration)

@@ -62,6 +62,23 @@ struct AccuracyBench: ParsableCommand {
 
     private enum Verdict { case correct, wrongTrace, missed }
 
+    /// How one case ended.
+    private struct CaseResult {
+        var verdict: Verdict
+        /// Marker touches the placement made.
+        var touches: Int
+        /// Correct: seconds from the field-on to recognised, and from its last own marker
+        /// touch to recognised.
+        var recognisedAfter: Seconds? = nil
+        var afterLastTouch: Seconds? = nil
+        /// Missed: why, and the age of a still-open identify check.
+        var cause = MissCause.other
+        var openCheckAge: Seconds? = nil
+        /// Wrong-trace: the reason of the PERC's last transition to tracked before it first
+        /// held a trace that was not its own.
+        var takenBy: TransitionReason? = nil
+    }
+
     /// Why a case was missed, as it stood when the case ended (for finding what to fix).
     private enum MissCause: String, CaseIterable {
         case noFieldOn = "field-on never arrived"
@@ -85,10 +102,9 @@ struct AccuracyBench: ParsableCommand {
             var c = generator.next()
             while c.index < show { c = generator.next() }
             var cold = LatencyModel()
-            var takenBy: TransitionReason?
-            let (verdict, after, touches, cause) = play(c, latency: &cold, log: true, takenBy: &takenBy)
-            print("case \(show): \(verdict), recognised after \(after.map { "\($0)" } ?? "-"), marker touches at placement: \(touches)"
-                  + (verdict == .missed ? ", missed: \(cause.0.rawValue)" : ""))
+            let r = play(c, latency: &cold, log: true)
+            print("case \(show): \(r.verdict), recognised after \(r.recognisedAfter.map { "\($0)" } ?? "-"), marker touches at placement: \(r.touches)"
+                  + (r.verdict == .missed ? ", missed: \(r.cause.rawValue)" : ""))
             return
         }
         var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
@@ -110,13 +126,13 @@ struct AccuracyBench: ParsableCommand {
         var latency1 = LatencyModel()
         for _ in 0..<cases {
             let c = generator.next()
-            var takenBy: TransitionReason?
-            let (verdict, recognisedAfter, touches, cause) = play(c, latency: &latency1, takenBy: &takenBy)
-            if verdict == .wrongTrace { wrongBy[takenBy.map { "\($0)" } ?? "unknown", default: 0] += 1 }
+            let result = play(c, latency: &latency1)
+            let (verdict, recognisedAfter, touches) = (result.verdict, result.recognisedAfter, result.touches)
+            if verdict == .wrongTrace { wrongBy[result.takenBy.map { "\($0)" } ?? "unknown", default: 0] += 1 }
             byTouches[touches, default: (0, 0, 0)].cases += 1
             if verdict == .correct { byTouches[touches, default: (0, 0, 0)].correct += 1 }
             if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0)].wrong += 1 }
-            if verdict == .correct, let a = cause.2, let r = recognisedAfter {
+            if verdict == .correct, let a = result.afterLastTouch, let r = recognisedAfter {
                 _ = afterTouch.record(UInt64(max(0, a) * 1_000_000))
                 _ = touchAfterFieldOn.record(UInt64(max(0, r - a) * 1_000_000))
                 if a > 0.3 {
@@ -125,9 +141,9 @@ struct AccuracyBench: ParsableCommand {
                 }
             }
             if verdict == .missed {
-                causes[cause.0, default: 0] += 1
-                if causeExamples[cause.0, default: []].count < 5 { causeExamples[cause.0, default: []].append(c.index) }
-                if let age = cause.1 { _ = openAges.record(UInt64(max(0, age) * 1_000_000)) }
+                causes[result.cause, default: 0] += 1
+                if causeExamples[result.cause, default: []].count < 5 { causeExamples[result.cause, default: []].append(c.index) }
+                if let age = result.openCheckAge { _ = openAges.record(UInt64(max(0, age) * 1_000_000)) }
             }
             switch verdict {
             case .correct: counts["correct", default: 0] += 1
@@ -177,16 +193,9 @@ struct AccuracyBench: ParsableCommand {
         }
     }
 
-    /// Plays one case; returns the verdict, seconds from field-on to recognised, the number of
-    /// marker touches the placement made, and for a miss its cause (with the
-    /// age of a still-open identify check; for a correct one, the time from its last own
-    /// marker touch to recognised).
-    /// `takenBy`: for a wrong-trace case, the reason of the PERC's last transition to tracked
-    /// before it first held a trace that was not its own.
-    private func play(_ c: PlacementGenerator.Case, latency: inout LatencyModel, log: Bool = false,
-                      takenBy: inout TransitionReason?)
-        -> (Verdict, Seconds?, Int, (MissCause, Seconds?, Seconds?)) {
-        guard var runner = try? ScenarioRunner(c.scenario) else { return (.missed, nil, 3, (.other, nil, nil)) }
+    /// Plays one case (with PERC 1's latency model carried in and out under --warm-latency).
+    private func play(_ c: PlacementGenerator.Case, latency: inout LatencyModel, log: Bool = false) -> CaseResult {
+        guard var runner = try? ScenarioRunner(c.scenario) else { return CaseResult(verdict: .missed, touches: 3) }
         var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
         var sequential = SequentialLightChecker()
         var scheduler = LightCheckScheduler()
@@ -208,6 +217,7 @@ struct AccuracyBench: ParsableCommand {
         var ownRejected = false
         var ambiguous = false
         var lastTaken: TransitionReason?
+        var takenBy: TransitionReason?
         var lastTouchToRecognised: Seconds?
         while !runner.isFinished {
             var frame = runner.nextFrame()
@@ -275,15 +285,15 @@ struct AccuracyBench: ParsableCommand {
             }
         }
         let touches = placement?.touchingMarkers.count ?? 3
-        if wrong { return (.wrongTrace, nil, touches, (.other, nil, nil)) }
+        if wrong { return CaseResult(verdict: .wrongTrace, touches: touches, takenBy: takenBy) }
         guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
               let pose = r.pose, let truth = runner.world.truePose(of: id),
               let markers = runner.world.definitions.first(where: { $0.id == id })?.markers,
               markers.allSatisfy({ pose.apply($0).distance(to: truth.apply($0)) <= 5 }) else {
             let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
-            return (.missed, nil, touches, (cause, age, nil))
+            return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age)
         }
-        return (.correct, recognisedAt, touches, (.other, nil, lastTouchToRecognised))
+        return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised)
     }
 
     private func missCause(_ last: EngineOutput?, _ id: TangibleID, _ placement: SimTruth.Placement?,

@@ -83,7 +83,7 @@ import LightCheck
         // A config asking for absurdly many poses or touches (a recording carries its own)
         // is held to 0.5° and 8 touches: the same case still plays and ends right.
         var huge = EngineConfig()
-        huge.locateTurnStep = 1e-9
+        huge.locateTurnStep = 1e-300  // 360 / this does not fit an Int
         huge.maxLoneTouches = .max
         let bounded = try play(c, config: huge)
         #expect(!bounded.wrong)

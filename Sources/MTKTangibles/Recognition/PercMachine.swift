@@ -329,11 +329,10 @@ public struct PercMachine: Sendable {
                     s.check = nil  // no patch can be shown: a check begun in the window ends
                 } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter {
                     request(obs.windowTuples, into: &s, time, &out)
-                } else if w.isEmpty, obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter,
-                          s.check == nil || s.check?.kind == .locate {
+                } else if w.isEmpty, obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter, s.check?.kind != .identify {
                     // Nor a pair: one touch only, so far. Its sensor is searched now (a
                     // triple or pair that comes later in the window takes over).
-                    locate(obs.loneTouches.filter { s.rejected[[$0.trace]] == nil }, into: &s, time, &out)
+                    locate(obs.loneTouches, into: &s, time, &out)
                 }
                 state = .onSurface(s)
                 return
@@ -397,22 +396,18 @@ public struct PercMachine: Sendable {
             // No triple or pair left to check: the PERC may have made one touch only, and
             // light can look for its sensor around the lone touches (a running identify
             // check whose touch dropped out waits `dropoutGrace` first).
-            if pool.isEmpty && s.check?.kind != .identify {
-                locate(obs.loneTouches.filter { s.rejected[[$0.trace]] == nil }, into: &s, time, &out)
-            } else {
-                request(ranked, into: &s, time, &out)
-                if pool.isEmpty && s.check == nil {
-                    locate(obs.loneTouches.filter { s.rejected[[$0.trace]] == nil }, into: &s, time, &out)
-                }
-            }
+            if !pool.isEmpty || s.check?.kind == .identify { request(ranked, into: &s, time, &out) }
+            if pool.isEmpty && s.check?.kind != .identify { locate(obs.loneTouches, into: &s, time, &out) }
         }
         state = .onSurface(s)
     }
 
-    /// Keeps or asks the locate check for a PERC's lone touches: every pose with one of its
-    /// markers on one of them, turned in `locateTurnStep` steps. A running one stays while
-    /// its touches are still offered (some may end); it is withdrawn when none is left.
-    private mutating func locate(_ touches: [LoneTouch], into s: inout Search, _ time: Seconds, _ out: inout [Action]) {
+    /// Keeps or asks the locate check for a PERC's lone touches (those not resting after a
+    /// rejection): every pose with one of its markers on one of them, turned in
+    /// `locateTurnStep` steps. A running one stays while its touches are still offered
+    /// (some may end); it is withdrawn when none is left.
+    private mutating func locate(_ lone: [LoneTouch], into s: inout Search, _ time: Seconds, _ out: inout [Action]) {
+        let touches = lone.filter { s.rejected[[$0.trace]] == nil }
         guard !touches.isEmpty, definition.lightSensorOffset != nil, config.locateTurnStep > 0 else {
             s.check = nil
             return
@@ -421,9 +416,9 @@ public struct PercMachine: Sendable {
             let searched = Set(check.candidates.flatMap(\.traceSet))
             if touches.allSatisfy({ searched.contains($0.trace) }) { return }
         }
-        // Bounded whatever the config says (a recording carries its own): at most 720 turns
-        // (0.5°) per marker and touch.
-        let steps = min(720, max(1, Int((360 / config.locateTurnStep).rounded())))
+        // Not below 0.5° whatever the config says (a recording carries its own): at most 720
+        // turns per marker and touch.
+        let steps = max(1, Int((360 / max(0.5, config.locateTurnStep)).rounded()))
         let markers = definition.markers
         var candidates: [Candidate] = []
         candidates.reserveCapacity(touches.count * markers.count * steps)

@@ -51,8 +51,4 @@ public struct LoneTouch: Hashable, Sendable {
     public var position: Vec2
     public var began: Seconds
     public var origin: InputOrigin
-
-    public init(trace: TraceID, position: Vec2, began: Seconds, origin: InputOrigin) {
-        self.trace = trace; self.position = position; self.began = began; self.origin = origin
-    }
 }
