@@ -77,6 +77,8 @@ struct AccuracyBench: ParsableCommand {
         /// Wrong-trace: the reason of the PERC's last transition to tracked before it first
         /// held a trace that was not its own.
         var takenBy: TransitionReason? = nil
+        /// The scored PERC's marker pattern (for the latency table by pattern).
+        var pattern = ""
     }
 
     /// Why a case was missed, as it stood when the case ended (for finding what to fix).
@@ -122,6 +124,8 @@ struct AccuracyBench: ParsableCommand {
         /// last marker touch began: the ones that made the p95, to replay with --show.
         var slow = 0
         var slowExamples: [(index: Int, after: Seconds)] = []
+        /// Field-on → recognised of correct cases, per pattern and marker touches at placement.
+        var byClass: [String: (cases: Int, latency: Histogram<UInt64>, slow: [Int])] = [:]
         /// PERC 1's learned latency, carried over with --warm-latency.
         var latency1 = LatencyModel()
         for _ in 0..<cases {
@@ -151,6 +155,12 @@ struct AccuracyBench: ParsableCommand {
             case .missed: counts["missed", default: 0] += 1
             }
             if let r = recognisedAfter { _ = latency.record(UInt64(max(0, r) * 1_000_000)) }
+            let cls = "\(result.pattern), \(touches)"
+            byClass[cls, default: (0, Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three), [])].cases += 1
+            if verdict == .correct, let r = recognisedAfter {
+                _ = byClass[cls]!.latency.record(UInt64(max(0, r) * 1_000_000))
+                if r > 0.3 && byClass[cls]!.slow.count < 3 { byClass[cls]!.slow.append(c.index) }
+            }
         }
         func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
         print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, "
@@ -178,6 +188,14 @@ struct AccuracyBench: ParsableCommand {
             let b = byTouches[n]!
             print(String(format: "  %d touches: %5d cases, correct %.2f%%, wrong-trace %.2f%%", n, b.cases,
                          100 * Double(b.correct) / Double(b.cases), 100 * Double(b.wrong) / Double(b.cases)))
+        }
+        print("field-on → recognised of correct cases by pattern and marker touches at placement:")
+        for (cls, b) in byClass.sorted(by: { $0.key < $1.key }) where b.latency.totalCount > 0 {
+            let over = Int(b.latency.totalCount - b.latency.count(within: 0...300_000))
+            print("  " + cls.padding(toLength: 22, withPad: " ", startingAt: 0) + String(format: "%5d cases, %5d correct, p50 %4.0f ms, p95 %4.0f ms, over 300 ms %4d (%.2f%% of all cases)",
+                         b.cases, Int(b.latency.totalCount), Double(b.latency.valueAtPercentile(50)) / 1000,
+                         Double(b.latency.valueAtPercentile(95)) / 1000, over, 100 * Double(over) / Double(cases))
+                  + (b.slow.isEmpty ? "" : " e.g. \(b.slow)"))
         }
         print("missed by cause at the case's end:")
         for c in MissCause.allCases where causes[c] != nil {
@@ -285,15 +303,23 @@ struct AccuracyBench: ParsableCommand {
             }
         }
         let touches = placement?.touchingMarkers.count ?? 3
-        if wrong { return CaseResult(verdict: .wrongTrace, touches: touches, takenBy: takenBy) }
+        let pattern = Self.patternName(c.scenario.tangibles.first(where: { $0.id == id })?.markers ?? BuiltInScenarios.standardMarkers)
+        if wrong { return CaseResult(verdict: .wrongTrace, touches: touches, takenBy: takenBy, pattern: pattern) }
         guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
               let pose = r.pose, let truth = runner.world.truePose(of: id),
               let markers = runner.world.definitions.first(where: { $0.id == id })?.markers,
               markers.allSatisfy({ pose.apply($0).distance(to: truth.apply($0)) <= 5 }) else {
             let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
-            return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age)
+            return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern)
         }
-        return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised)
+        return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised, pattern: pattern)
+    }
+
+    /// The built-in pattern a PERC's markers are (the generator's four).
+    private static func patternName(_ markers: [ScenarioPoint]) -> String {
+        let named: [(String, [ScenarioPoint])] = [("standard", BuiltInScenarios.standardMarkers), ("scalene", BuiltInScenarios.scaleneMarkers),
+                                                  ("obtuse", BuiltInScenarios.obtuseMarkers), ("near-equilateral", BuiltInScenarios.nearEquilateralMarkers)]
+        return named.first { $0.1 == markers }?.0 ?? "other"
     }
 
     private func missCause(_ last: EngineOutput?, _ id: TangibleID, _ placement: SimTruth.Placement?,

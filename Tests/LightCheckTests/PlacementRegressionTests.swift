@@ -18,9 +18,10 @@ import LightCheck
 /// whose flip was read as an answer for the others (3031, 9410).
 @Suite struct PlacementRegressionTests {
     /// Plays a case; returns whether PERC 1 ever held a trace its markers did not make after
-    /// its time window, whether it ends tracked (or resting) with only its own traces, and
-    /// when light was first asked about it (seconds after its field-on arrived).
-    func play(_ c: PlacementGenerator.Case, config: EngineConfig = EngineConfig()) throws -> (wrong: Bool, correct: Bool, firstCheck: Seconds?) {
+    /// its time window, whether it ends tracked (or resting) with only its own traces, when
+    /// light was first asked about it (seconds after its field-on arrived), and why it was
+    /// first taken (the reason of its first transition to tracked).
+    func play(_ c: PlacementGenerator.Case, config: EngineConfig = EngineConfig()) throws -> (wrong: Bool, correct: Bool, firstCheck: Seconds?, taken: TransitionReason?) {
         var runner = try ScenarioRunner(c.scenario)
         var engine = Engine(config: config, definitions: runner.world.definitions)
         var scheduler = LightCheckScheduler()
@@ -28,6 +29,7 @@ import LightCheck
         var wrong = false
         var last: TangibleReport?
         var firstCheck: Seconds?
+        var taken: TransitionReason?
         func own(_ tr: TraceID) -> Bool {
             guard let s = engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
                   case .marker(let t, _) = contact.maker else { return false }
@@ -40,6 +42,9 @@ import LightCheck
             outcomes = plan.outcomes
             if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
             last = out.tangible(c.tangible)
+            for e in out.events where e.tangible == c.tangible && taken == nil {
+                if case .transition(_, .tracked, let reason) = e.event { taken = reason }
+            }
             if firstCheck == nil, out.needs.contains(where: { $0.tangible == c.tangible }),
                let arrival = runner.world.truth.placement(of: c.tangible)?.fieldOnArrival {
                 firstCheck = frame.time - arrival
@@ -56,11 +61,11 @@ import LightCheck
                   let truth = runner.world.truePose(of: c.tangible) else { return false }
             return markers.allSatisfy { pose.apply($0).distance(to: truth.apply($0)) <= 5 }
         } ?? false
-        return (wrong, correct, firstCheck)
+        return (wrong, correct, firstCheck, taken)
     }
 
     /// Plays case `index` of the generator with `seed`.
-    func play(seed: UInt64, index: Int, config: EngineConfig = EngineConfig()) throws -> (wrong: Bool, correct: Bool, firstCheck: Seconds?) {
+    func play(seed: UInt64, index: Int, config: EngineConfig = EngineConfig()) throws -> (wrong: Bool, correct: Bool, firstCheck: Seconds?, taken: TransitionReason?) {
         try play(placement(seed: seed, index: index), config: config)
     }
 

@@ -37,8 +37,8 @@ struct EngineTests {
 
     /// A PERC set down still: link and field on at 0, its three markers touch at 0.01 s, then
     /// frames every 1/120 s (no jitter) until `until`. Returns the last output.
-    func placePerc(_ def: TangibleDefinition, _ pose: Pose, drawing: Bool, until: Seconds) -> EngineOutput {
-        var e = Engine(definitions: [def])
+    func placePerc(_ def: TangibleDefinition, _ pose: Pose, drawing: Bool, until: Seconds, config: EngineConfig = EngineConfig()) -> EngineOutput {
+        var e = Engine(config: config, definitions: [def])
         var out = e.step(Frame(number: 0, time: 0, sensorEvents: [SensorEvent(tangible: def.id, kind: .link, value: 1, arrival: 0),
                                                                   SensorEvent(tangible: def.id, kind: .field, value: 1, arrival: 0)],
                                drawing: drawing), outcomes: [])
@@ -52,13 +52,16 @@ struct EngineTests {
         return out
     }
 
+    /// With `turnJitter` off (one sample decides, as recordings made before it replay).
     @Test("a near-equilateral PERC's three turns are three hypotheses of one check, not a guess; a standard one is guessed")
     func turnsAreCheckedByLight() throws {
         let pose = Pose(position: Vec2(300, 200), angle: 0.7)
         var nearEq = TangibleDefinition.standardPerc(id: 1, name: "N")
         nearEq.markers = [Vec2(0, 0), Vec2(36, 0), Vec2(17, 31)]
         nearEq.footprint = .circle(radius: 32)
-        let out = placePerc(nearEq, pose, drawing: true, until: 0.1)
+        var oneSample = EngineConfig()
+        oneSample.turnJitter = 0
+        let out = placePerc(nearEq, pose, drawing: true, until: 0.1, config: oneSample)
         #expect(out.tangible(1)?.state == .onSurface, "no window guess of the turn")
         let need = try #require(out.needs.first { $0.tangible == 1 })
         #expect(need.kind == .identify && need.hypotheses.count == 3)
@@ -73,11 +76,31 @@ struct EngineTests {
         #expect(sensors.contains { $0.distance(to: truth) < 0.5 }, "the right turn is among them")
 
         // No display: nothing to check with, the best fit is guessed (as before).
-        let blind = placePerc(nearEq, pose, drawing: false, until: 0.1)
+        let blind = placePerc(nearEq, pose, drawing: false, until: 0.1, config: oneSample)
         #expect(blind.tangible(1)?.state == .tracked && blind.tangible(1)?.provenance == .guessed)
         // The standard PERC fits its traces one way only: the window guess as before.
         let std = placePerc(.standardPerc(id: 1, name: "S"), pose, drawing: true, until: 0.1)
         #expect(std.tangible(1)?.state == .tracked && std.needs.isEmpty)
+    }
+
+    /// With `turnJitter` (the default) the touches' mean positions decide the turn once they
+    /// hold a few samples: in the first frame one sample cannot rule a turn out (three
+    /// hypotheses), a few frames later the two wrong turns are ruled out and the PERC is the
+    /// window guess in its right turn, with no light check.
+    @Test func theMeansOfAFewSamplesPickANearEquilateralTurn() throws {
+        let pose = Pose(position: Vec2(300, 200), angle: 0.7)
+        var nearEq = TangibleDefinition.standardPerc(id: 1, name: "N")
+        nearEq.markers = [Vec2(0, 0), Vec2(36, 0), Vec2(17, 31)]
+        nearEq.footprint = .circle(radius: 32)
+        let first = placePerc(nearEq, pose, drawing: true, until: 0)
+        #expect(first.needs.first { $0.tangible == 1 }?.hypotheses.count == 3, "one sample: every turn")
+        let later = placePerc(nearEq, pose, drawing: true, until: 0.06)
+        let r = try #require(later.tangible(1))
+        #expect(r.state == .tracked && r.provenance == .guessed && later.needs.isEmpty)
+        // (A reported pose places the markers centred on their centroid.)
+        let placed = try #require(r.pose)
+        let centroid = nearEq.markers.reduce(Vec2.zero, +) / 3
+        for m in nearEq.markers { #expect(placed.apply(m - centroid).distance(to: pose.apply(m)) < 0.01, "the right turn") }
     }
 
     @Test("a PUC is recognised from a fitting triple and its traces are not offered as free pointers")

@@ -47,39 +47,75 @@ extension Engine {
     /// `deformationSlack` (see `rebuild`): its hypothesis stays put while it is checked.
     func withAlternatives(_ candidates: [Candidate], _ i: Int, _ scene: FrameScene) -> [Candidate] {
         guard let offset = slots[i].definition.lightSensorOffset, candidates.contains(where: { !$0.isTuple }) else { return candidates }
-        let pattern = slots[i].pattern
-        let tol = slots[i].jitter.tolerance(config)
         let checked = slots[i].perc?.pendingCheck.flatMap { $0.kind == .identify ? $0.candidates : nil } ?? []
         var out: [Candidate] = []
         out.reserveCapacity(candidates.count)
         for c in candidates {
             if out.contains(where: { $0.traces == c.traces }) { continue }
-            out.append(c)
-            guard !c.isTuple else { continue }
-            var q: [Vec2] = []
-            for tr in c.traces {
-                guard let k = scene.slot[tr!] else { break }
-                q.append(scene.positions[k])
-            }
-            guard q.count == 3 else { continue }
+            let ways = c.isTuple ? [c] : turns(of: c, i, scene, keeping: checked)
+            out.append(ways[0])
             var sensors = out.filter { $0.traceSet == c.traceSet }.map { $0.pose.apply(offset) }
-            for perm in TrianglePattern.perms.dropFirst() {
-                let f = pattern.fit(q[perm[0]], q[perm[1]], q[perm[2]])
-                let traces = perm.map { c.traces[$0] }
-                guard f.residual <= tol || (f.residual <= tol * config.deformationSlack && checked.contains { $0.traces == traces })
-                else { continue }
-                let sensor = f.pose.apply(offset)
+            for alt in ways.dropFirst() {
+                let sensor = alt.pose.apply(offset)
                 guard !sensors.contains(where: { $0.distance(to: sensor) < config.minHypothesisSeparation }) else { continue }
-                var alt = c
-                alt.traces = traces
-                alt.pose = f.pose
-                alt.residual = f.residual
                 guard !out.contains(where: { $0.traces == alt.traces }) && !candidates.contains(where: { $0.traces == alt.traces }) else { continue }
                 sensors.append(sensor)
                 out.append(alt)
             }
         }
         return out
+    }
+
+    /// The ways (turns) a triple's three traces fit the pattern, the likeliest first: `c`
+    /// itself when no other way fits within tolerance on the current positions (a way the
+    /// running identify check holds: within tolerance × `deformationSlack`). Otherwise the
+    /// ways are judged on the touches' mean positions over the stationary window, whose
+    /// error is σ / √samples (`turnJitter`, or the tangible's learned jitter when larger):
+    /// a way whose fit to the means is `turnLikelihoodRatio` times less likely than the
+    /// best one's is left out. One sample's jitter makes a wrong turn of a near-equilateral
+    /// pattern fit best one time in six; the means of a few samples seldom do.
+    func turns(of c: Candidate, _ i: Int, _ scene: FrameScene, keeping checked: [Candidate] = []) -> [Candidate] {
+        let pattern = slots[i].pattern
+        let tol = slots[i].jitter.tolerance(config)
+        var q: [Vec2] = []
+        for tr in c.traces {
+            guard let k = scene.slot[tr!] else { return [c] }
+            q.append(scene.positions[k])
+        }
+        var ways: [Candidate] = [c]
+        for perm in TrianglePattern.perms.dropFirst() {
+            let f = pattern.fit(q[perm[0]], q[perm[1]], q[perm[2]])
+            let traces = perm.map { c.traces[$0] }
+            guard f.residual <= tol || (f.residual <= tol * config.deformationSlack && checked.contains { $0.traces == traces })
+            else { continue }
+            var alt = c
+            alt.traces = traces
+            alt.pose = f.pose
+            alt.residual = f.residual
+            ways.append(alt)
+        }
+        guard ways.count > 1, config.turnJitter > 0, config.turnLikelihoodRatio > 1 else { return ways }
+        // The means, if every touch stayed put over the window (a moving touch's mean lags).
+        var means: [Vec2] = []
+        var samples = Int.max
+        for tr in c.traces {
+            guard table.isStationary(tr!, at: scene.now),
+                  let m = table.windowMean(tr!, at: scene.now) else { return ways }
+            means.append(m.position)
+            samples = min(samples, m.samples)
+        }
+        let sigma = max(config.turnJitter, slots[i].jitter.meanSquare?.squareRoot() ?? 0)
+        // A rigid fit of three points leaves 3 degrees of freedom: the sum of squared
+        // displacements of the right way is σ²/n · χ²(3); a way's log-likelihood is −SSE / (2σ²/n).
+        let variance = sigma * sigma / Double(max(1, samples))
+        let sse = ways.map { w -> Double in
+            let index = w.traces.map { tr in c.traces.firstIndex(of: tr)! }
+            let f = pattern.fit(means[index[0]], means[index[1]], means[index[2]])
+            return 3 * f.rms * f.rms
+        }
+        let best = sse.min()!
+        let bound = 2 * variance * log(config.turnLikelihoodRatio)
+        return ways.indices.filter { sse[$0] - best <= bound }.sorted { (sse[$0], $0) < (sse[$1], $1) }.map { ways[$0] }
     }
 
     /// A verifying candidate whose trace ended goes on with the free trace that appeared
@@ -196,7 +232,7 @@ extension Engine {
                         guard let h = scene.holder(of: tr!) else { return true }
                         return h == id || pendingGuessers.contains(h) || index[h].map { slots[$0].perc?.hasPendingGuess == true } == true
                     }
-                }
+                }.map { c in turns(of: c, i, scene)[0] }  // in its likeliest turn
                 for c in obs.windowTriples {
                     let rivals = Set(c.traceSet.flatMap { claimants[$0] ?? [] }).subtracting([id])
                     guard !rivals.isEmpty else { continue }
@@ -205,7 +241,8 @@ extension Engine {
                     if !obs.canCheck, free, ownsByTiming(c, i, against: rivals.compactMap { index[$0] }) { continue }
                     obs.contested.insert(c.traceSet)
                 }
-                if obs.canCheck, !obs.windowTriples.isEmpty {
+                // (Without light only to wait for the means to tell the turns apart.)
+                if !obs.windowTriples.isEmpty, obs.canCheck || config.turnJitter > 0 {
                     obs.windowAlternatives = withAlternatives(obs.windowTriples, i, scene).filter { a in
                         !obs.windowTriples.contains { $0.traces == a.traces }
                     }
@@ -283,3 +320,9 @@ extension Engine {
         }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

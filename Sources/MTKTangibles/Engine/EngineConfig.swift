@@ -79,6 +79,16 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// its touch puts the sensor within this distance (mm): light cannot tell such poses
     /// apart (the standard pattern's sensor is 18.0 mm from both marker 0 and marker 1).
     public var locateAmbiguity: Double = 2
+    /// σ per axis (mm) of one touch sample of a marker. A nearly symmetric pattern (a
+    /// near-equilateral one) fits its three touches in more than one turn, and one sample's
+    /// jitter often makes a wrong turn fit best. The touches' mean positions over the
+    /// stationary window (σ / √samples) tell the turns apart: a turn whose fit to the means
+    /// is `turnLikelihoodRatio` times less likely than the best one's is not offered, and the
+    /// best one leads. A tangible's learned jitter is used when it is larger. 0 = off (one
+    /// sample decides, every turn within tolerance is offered); recordings made before it
+    /// existed read it as off.
+    public var turnJitter: Double = 0.7
+    public var turnLikelihoodRatio: Double = 1000
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 
@@ -116,5 +126,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         locateTurnStep = try v(.locateTurnStep, d.locateTurnStep)
         maxLoneTouches = try v(.maxLoneTouches, d.maxLoneTouches)
         locateAmbiguity = try v(.locateAmbiguity, d.locateAmbiguity)
+        turnJitter = try v(.turnJitter, 0)
+        turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)
     }
 }

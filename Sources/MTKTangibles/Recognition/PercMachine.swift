@@ -307,17 +307,18 @@ public struct PercMachine: Sendable {
         case .window:
             let w = obs.windowTriples
             // A sole window triple that fits its pattern in more than one way (a nearly
-            // symmetric one: each a different turn) is no guess: light picks the turn. (The
-            // engine offers turns only when light can check them.)
+            // symmetric one: each a different turn) that its touches' means cannot tell
+            // apart yet is no guess: light picks the turn. With no light, the guess waits for
+            // more samples, up to the window's end (then the likeliest turn, `w[0]`).
             let turns = w.count == 1 ? obs.windowAlternatives.filter { $0.traceSet == w[0].traceSet } : []
             if time < windowEnd {
                 if w.count == 1, !obs.isContested(w[0]) {
                     if turns.isEmpty {
                         take(w[0], provenance: .guessed, guessUntil: windowEnd, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
-                    } else {
-                        request(w + turns, into: &s, time, &out)
-                        state = .onSurface(s)
+                        return
                     }
+                    if obs.canCheck { request(w + turns, into: &s, time, &out) } else { s.check = nil }
+                    state = .onSurface(s)
                     return
                 }
                 // No triple yet, but pairs of traces that began in the window (a marker that
@@ -341,13 +342,13 @@ public struct PercMachine: Sendable {
             if w.isEmpty {
                 s.phase = .lightOnly
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
-            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), turns.isEmpty {
+            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), turns.isEmpty || !obs.canCheck {
                 take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                 return
             } else {
                 s.phase = .verifying
                 s.soleSurvivorAllowed = !unexplained
-                s.candidates = w + obs.windowAlternatives + obs.windowTuples
+                s.candidates = w + (obs.canCheck ? obs.windowAlternatives : []) + obs.windowTuples
                 out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
             }
         case .verifying, .lightOnly:

@@ -37,4 +37,23 @@ struct TraceRecord: Sendable {
         let na = Double(split - lo), nb = Double(end - split)
         return (a / na, b / nb, tb / nb - ta / na)
     }
+
+    /// Mean position of the entries in the window ending at `now`, and how many samples
+    /// they hold (an entry repeated in a frame without a new sample keeps its arrival time
+    /// and is not counted again); nil with no entry in the window.
+    func windowMean(window: Seconds, now: Seconds) -> (position: Vec2, samples: Int)? {
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].time < now - window { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < entries.count else { return nil }
+        var sum = Vec2.zero, samples = 0
+        var lastArrival = -Double.infinity
+        for i in lo..<entries.count {
+            sum += entries[i].position
+            if entries[i].arrival != lastArrival { samples += 1; lastArrival = entries[i].arrival }
+        }
+        return (sum / Double(entries.count - lo), samples)
+    }
 }

@@ -247,6 +247,12 @@ public struct TraceTable: Sendable {
         return (m.first + m.second) / 2
     }
 
+    /// Mean position over the stationary window ending at `time` with the number of touch
+    /// samples behind it (frames without a new sample repeat the last one and count once).
+    public func windowMean(_ id: TraceID, at time: Seconds) -> (position: Vec2, samples: Int)? {
+        record(id)?.windowMean(window: settings.stationaryWindow, now: time)
+    }
+
     /// Whether the trace stayed put over the stationary window ending at `time`. A trace with
     /// too little history counts as stationary (nothing says it moved).
     public func isStationary(_ id: TraceID, at time: Seconds) -> Bool {

@@ -136,6 +136,7 @@ public enum ConfigLoader {
             config.recognition.markerToleranceMM = r.double("marker_tolerance_mm", in: 0.1...30, unit: "mm", default: config.recognition.markerToleranceMM)
             config.recognition.adaptTolerance = r.bool("adapt_tolerance", default: config.recognition.adaptTolerance)
             config.recognition.locateLoneTouches = r.bool("locate_lone_touches", default: config.recognition.locateLoneTouches)
+            config.recognition.touchJitterMM = r.double("touch_jitter_mm", in: 0...10, unit: "mm", default: config.recognition.touchJitterMM)
             issues += r.finish()
         }
         if let t = top.table("light_checks") {

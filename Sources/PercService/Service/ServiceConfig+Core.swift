@@ -9,6 +9,7 @@ extension ServiceConfig {
         c.tolerance = recognition.markerToleranceMM
         c.adaptTolerance = recognition.adaptTolerance
         c.locateLoneTouches = recognition.locateLoneTouches
+        c.turnJitter = recognition.touchJitterMM
         c.stationaryCheckInterval = lightChecks.stationaryIntervalMS / 1000
         c.stationaryFailureLimit = lightChecks.maxFailedStationary
         return c

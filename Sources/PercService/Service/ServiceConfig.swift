@@ -109,6 +109,9 @@ public struct ServiceConfig: Hashable, Sendable {
         var adaptTolerance = true
         /// Look for the light sensor of a PERC that made one marker touch (a locate check).
         var locateLoneTouches = true
+        /// σ per axis of one marker touch sample (mm): a nearly symmetric PERC's turn is
+        /// judged on its touches' mean positions (0 = off, one sample decides).
+        var touchJitterMM = 0.7
     }
 
     public struct LightChecks: Hashable, Sendable {

@@ -27,13 +27,25 @@ import PercTestSupport
         }
     }
 
-    /// Seed 1, case 21: a near-equilateral PERC whose best fit is a wrong turn. It is only
-    /// correct when its turn is right (every marker within 5 mm), which light decides.
+    /// Seed 1, case 21: a near-equilateral PERC whose best fit on one sample is a wrong
+    /// turn. It is only correct when its turn is right (every marker within 5 mm). The
+    /// touches' mean positions pick the turn two frames after the triple appears (a window
+    /// guess); with `turnJitter` off, light picked it (`lightConfirmed`).
     @Test func aNearEquilateralPlacementIsScoredByItsTurn() throws {
         let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "21"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("lightConfirmed"), "light picked the turn: \(run.stdout)")
+        #expect(run.stdout.contains("reason: MTKTangibles.TransitionReason.windowGuess"), "the means picked the turn: \(run.stdout)")
         #expect(run.stdout.contains("case 21: correct"), "\(run.stdout)")
+    }
+
+    /// The summary's latency table by pattern and marker touches names every class it saw.
+    @Test func theSummaryBreaksLatencyDownByPattern() throws {
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--cases", "60"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("field-on → recognised of correct cases by pattern and marker touches at placement:"), "\(run.stdout)")
+        for pattern in ["standard, 3", "scalene, 3", "obtuse, 3", "near-equilateral, 3"] {
+            #expect(run.stdout.contains("  \(pattern) "), "\(pattern): \(run.stdout)")
+        }
     }
 
     /// Seed 1, case 104: a standard PERC that made one touch (marker 2). The locate need is

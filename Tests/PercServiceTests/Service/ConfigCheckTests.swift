@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import PercTestSupport
+@testable import PercService
 
 @Suite struct ConfigCheckTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -52,6 +53,18 @@ import PercTestSupport
         let bad = try await check("[recognition]\nlocate_lone_touches = 1\n")
         #expect(bad.status == 78)
         #expect(bad.stderr.contains(":2: recognition.locate_lone_touches: expected true or false"), "\(bad.stderr)")
+    }
+
+    @Test func touchJitterIsMillimetresOfRecognition() async throws {
+        let ok = try await check("[recognition]\ntouch_jitter_mm = 0\n")
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let bad = try await check("[recognition]\ntouch_jitter_mm = -1\n")
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains(":2: recognition.touch_jitter_mm: -1.0 is out of range; allowed: 0.0 to 10.0 mm"), "\(bad.stderr)")
+        // It reaches the engine; absent, the default (0.7 mm) does.
+        let parsed = try ConfigLoader.parse(text: "[recognition]\ntouch_jitter_mm = 0.25\n", file: "x.toml")
+        #expect(parsed.engineConfig.turnJitter == 0.25)
+        #expect(try ConfigLoader.parse(text: "", file: "x.toml").engineConfig.turnJitter == 0.7)
     }
 
     @Test func unknownKeyListsTheKnownOnes() async throws {
