@@ -103,6 +103,41 @@ struct EngineTests {
         for m in nearEq.markers { #expect(placed.apply(m - centroid).distance(to: pose.apply(m)) < 0.01, "the right turn") }
     }
 
+    /// A PERC that made one still touch is searched by light (a locate need) while a finger
+    /// slides through a leg's length from another finger far away: the moving pair does not
+    /// take the sensor from the search. Before, the pair withdrew the search for an identify
+    /// check while it fitted, and the search started again from nothing after it.
+    @Test func aSlidingFingerPairDoesNotRestartALocateSearch() throws {
+        let perc = TangibleDefinition.standardPerc(id: 1, name: "P")
+        var e = Engine(definitions: [perc])
+        let a = Vec2(600, 400)
+        func fingers(_ t: Seconds, _ phase: ContactUpdate.Phase) -> [ContactUpdate] {
+            // Sliding away from a at 20 mm/s: a leg's length (30 mm, ± the 3 mm tolerance) from 0.85 to 1.15 s.
+            let b = a + Vec2(13 + 20 * t, 0)
+            return [ContactUpdate(origin: origin, contactID: 10, phase: phase, position: a, time: t, arrival: t),
+                    ContactUpdate(origin: origin, contactID: 11, phase: phase, position: b, time: t, arrival: t)]
+        }
+        var n: UInt64 = 0
+        var t = 0.0
+        _ = e.step(Frame(number: n, time: t, contacts: fingers(t, .begin), drawing: true), outcomes: [])
+        let pose = Pose(position: Vec2(300, 200), angle: 0.4)
+        var requests: Set<UInt64> = []
+        var kinds: Set<VerificationNeed.Kind> = []
+        while t < 1.5 {
+            n += 1; t += 1.0 / 120
+            var contacts = fingers(t, .move)
+            var events: [SensorEvent] = []
+            if n == 60 {  // 0.5 s: the PERC comes in range and on the surface
+                events = [SensorEvent(tangible: 1, kind: .link, value: 1, arrival: t), SensorEvent(tangible: 1, kind: .field, value: 1, arrival: t)]
+            }
+            if n >= 61 { contacts += place([perc.markers[2]], pose, ids: [1], phase: n == 61 ? .begin : .move, t: t) }
+            let out = e.step(Frame(number: n, time: t, contacts: contacts, sensorEvents: events, drawing: true), outcomes: [])
+            for need in out.needs where need.tangible == 1 { requests.insert(need.request); kinds.insert(need.kind) }
+        }
+        #expect(kinds == [.locate], "only the search of the lone touch: \(kinds)")
+        #expect(requests.count == 1, "one search, never restarted: \(requests.count) requests")
+    }
+
     @Test("a PUC is recognised from a fitting triple and its traces are not offered as free pointers")
     func pucRecognised() {
         let puc = TangibleDefinition(id: 5, name: "P", kind: .puc, markers: [Vec2(0, 0), Vec2(45, 0), Vec2(15, 25)], footprint: .circle(radius: 40))

@@ -310,6 +310,7 @@ extension Engine {
                     again.canCheck = obs.canCheck
                     again.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
                     again.tuples = tuples(i, &scene).filter { open($0, scene) }
+                    again.loneTouches = loneTouches(i, &scene)
                     if !again.triples.isEmpty || !again.tuples.isEmpty { acts += slots[i].perc!.handle(.search(again), at: scene.now) }
                 }
                 emit(acts, id)

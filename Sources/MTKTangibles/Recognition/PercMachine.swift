@@ -386,7 +386,11 @@ public struct PercMachine: Sendable {
         }
         if s.phase == .lightOnly {
             s.rejected = s.rejected.filter { $0.value > time }
-            let pool = (obs.triples + obs.tuples).filter { s.rejected[$0.rejectionKey] == nil }
+            var pool = (obs.triples + obs.tuples).filter { s.rejected[$0.rejectionKey] == nil }
+            // A PERC set down lies still: while still lone touches are searched, candidates
+            // that only moving touches make (a finger pair sliding in and out of a side's
+            // length) do not take the sensor from the search; each switch restarted it.
+            if !obs.loneTouches.isEmpty, s.check?.kind != .identify, pool.allSatisfy(\.isMoving) { pool = [] }
             let ranked = pool.sorted { a, b in
                 if a.isTuple != b.isTuple { return !a.isTuple }
                 if a.isMoving != b.isMoving { return !a.isMoving }
