@@ -138,6 +138,36 @@ struct EngineTests {
         #expect(requests.count == 1, "one search, never restarted: \(requests.count) requests")
     }
 
+    /// Fingers that lay still a leg's length apart before the PERC came (they began before
+    /// its time window, so they cannot be its markers unless its field-on was lost) are
+    /// checked only after the search of its lone touch: first the locate need, no identify.
+    @Test func aFingerPairOlderThanThePercWaitsForTheLocateSearch() throws {
+        let perc = TangibleDefinition.standardPerc(id: 1, name: "P")
+        var e = Engine(definitions: [perc])
+        let a = Vec2(600, 400), b = Vec2(630, 400)
+        func fingers(_ t: Seconds, _ phase: ContactUpdate.Phase) -> [ContactUpdate] {
+            [ContactUpdate(origin: origin, contactID: 10, phase: phase, position: a, time: t, arrival: t),
+             ContactUpdate(origin: origin, contactID: 11, phase: phase, position: b, time: t, arrival: t)]
+        }
+        var n: UInt64 = 0
+        var t = 0.0
+        _ = e.step(Frame(number: n, time: t, contacts: fingers(t, .begin), drawing: true), outcomes: [])
+        let pose = Pose(position: Vec2(300, 200), angle: 0.4)
+        var kinds: [VerificationNeed.Kind] = []
+        while t < 1.2 {
+            n += 1; t += 1.0 / 120
+            var contacts = fingers(t, .move)
+            var events: [SensorEvent] = []
+            if n == 60 {
+                events = [SensorEvent(tangible: 1, kind: .link, value: 1, arrival: t), SensorEvent(tangible: 1, kind: .field, value: 1, arrival: t)]
+            }
+            if n >= 61 { contacts += place([perc.markers[2]], pose, ids: [1], phase: n == 61 ? .begin : .move, t: t) }
+            let out = e.step(Frame(number: n, time: t, contacts: contacts, sensorEvents: events, drawing: true), outcomes: [])
+            for need in out.needs where need.tangible == 1 && kinds.last != need.kind { kinds.append(need.kind) }
+        }
+        #expect(kinds == [.locate], "\(kinds)")
+    }
+
     @Test("a PUC is recognised from a fitting triple and its traces are not offered as free pointers")
     func pucRecognised() {
         let puc = TangibleDefinition(id: 5, name: "P", kind: .puc, markers: [Vec2(0, 0), Vec2(45, 0), Vec2(15, 25)], footprint: .circle(radius: 40))

@@ -47,24 +47,21 @@ import PercTestSupport
         #expect(r.stderr.contains(":2: tuio.enabled: expected true or false, found a string"))
     }
 
-    @Test func locateLoneTouchesIsABoolOfRecognition() async throws {
-        let ok = try await check("[recognition]\nlocate_lone_touches = false\n")
+    /// Recognition keys: a good value passes, a bad one is refused with the key named.
+    @Test(arguments: [("locate_lone_touches", "false", "1", "expected true or false"),
+                      ("touch_jitter_mm", "0", "-1", "-1.0 is out of range; allowed: 0.0 to 10.0 mm")])
+    func aRecognitionKeyRefusesABadValue(_ c: (key: String, good: String, bad: String, message: String)) async throws {
+        let ok = try await check("[recognition]\n\(c.key) = \(c.good)\n")
         #expect(ok.status == 0, "\(ok.stderr)")
-        let bad = try await check("[recognition]\nlocate_lone_touches = 1\n")
+        let bad = try await check("[recognition]\n\(c.key) = \(c.bad)\n")
         #expect(bad.status == 78)
-        #expect(bad.stderr.contains(":2: recognition.locate_lone_touches: expected true or false"), "\(bad.stderr)")
+        #expect(bad.stderr.contains(":2: recognition.\(c.key): \(c.message)"), "\(bad.stderr)")
     }
 
-    @Test func touchJitterIsMillimetresOfRecognition() async throws {
-        let ok = try await check("[recognition]\ntouch_jitter_mm = 0\n")
-        #expect(ok.status == 0, "\(ok.stderr)")
-        let bad = try await check("[recognition]\ntouch_jitter_mm = -1\n")
-        #expect(bad.status == 78)
-        #expect(bad.stderr.contains(":2: recognition.touch_jitter_mm: -1.0 is out of range; allowed: 0.0 to 10.0 mm"), "\(bad.stderr)")
-        // It reaches the engine; absent, the default (0.7 mm) does.
+    @Test func touchJitterReachesTheEngine() throws {
         let parsed = try ConfigLoader.parse(text: "[recognition]\ntouch_jitter_mm = 0.25\n", file: "x.toml")
         #expect(parsed.engineConfig.turnJitter == 0.25)
-        #expect(try ConfigLoader.parse(text: "", file: "x.toml").engineConfig.turnJitter == 0.7)
+        #expect(try ConfigLoader.parse(text: "", file: "x.toml").engineConfig.turnJitter == 0.7, "absent: the default")
     }
 
     @Test func unknownKeyListsTheKnownOnes() async throws {
