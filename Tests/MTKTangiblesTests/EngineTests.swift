@@ -138,27 +138,26 @@ struct EngineTests {
         #expect(requests.count == 1, "one search, never restarted: \(requests.count) requests")
     }
 
-    /// Fingers that lay still a leg's length apart before the PERC came (they began before
-    /// its time window, so they cannot be its markers unless its field-on was lost) are
-    /// checked only after the search of its lone touch: first the locate need, no identify.
-    @Test func aFingerPairOlderThanThePercWaitsForTheLocateSearch() throws {
+    /// A finger that lay still before the PERC came cannot be one of its markers (unless its
+    /// field-on was lost): a pair with it, a leg's length from a second finger set down
+    /// before the PERC or after its time window (seed 1, case 954), is checked only after
+    /// the search of the PERC's lone touch. First the locate need, no identify.
+    @Test(arguments: [1, 108])  // the second finger's first frame: 0.008 s, or 0.9 s (after the window)
+    func aPairWithAFingerOlderThanThePercWaitsForTheLocateSearch(secondFingerFrom: Int) throws {
         let perc = TangibleDefinition.standardPerc(id: 1, name: "P")
         var e = Engine(definitions: [perc])
         let a = Vec2(600, 400), b = Vec2(630, 400)
-        func fingers(_ t: Seconds, _ phase: ContactUpdate.Phase) -> [ContactUpdate] {
-            [ContactUpdate(origin: origin, contactID: 10, phase: phase, position: a, time: t, arrival: t),
-             ContactUpdate(origin: origin, contactID: 11, phase: phase, position: b, time: t, arrival: t)]
-        }
-        var n: UInt64 = 0
-        var t = 0.0
-        _ = e.step(Frame(number: n, time: t, contacts: fingers(t, .begin), drawing: true), outcomes: [])
         let pose = Pose(position: Vec2(300, 200), angle: 0.4)
         var kinds: [VerificationNeed.Kind] = []
-        while t < 1.2 {
-            n += 1; t += 1.0 / 120
-            var contacts = fingers(t, .move)
+        var t = 0.0
+        for n in UInt64(0)...144 {  // to 1.2 s
+            t = Double(n) / 120
+            var contacts = [ContactUpdate(origin: origin, contactID: 10, phase: n == 0 ? .begin : .move, position: a, time: t, arrival: t)]
+            if n >= secondFingerFrom {
+                contacts.append(ContactUpdate(origin: origin, contactID: 11, phase: n == secondFingerFrom ? .begin : .move, position: b, time: t, arrival: t))
+            }
             var events: [SensorEvent] = []
-            if n == 60 {
+            if n == 60 {  // 0.5 s: the PERC comes in range and on the surface
                 events = [SensorEvent(tangible: 1, kind: .link, value: 1, arrival: t), SensorEvent(tangible: 1, kind: .field, value: 1, arrival: t)]
             }
             if n >= 61 { contacts += place([perc.markers[2]], pose, ids: [1], phase: n == 61 ? .begin : .move, t: t) }

@@ -391,7 +391,7 @@ public struct PercMachine: Sendable {
             // that only moving touches make (a finger pair sliding in and out of a side's
             // length) do not take the sensor from the search; each switch restarted it.
             if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
-               pool.allSatisfy({ $0.isMoving || $0.latestBegin < s.fieldOnAt - config.timeWindow }) { pool = [] }
+               pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow }) { pool = [] }
             let ranked = pool.sorted { a, b in
                 if a.isTuple != b.isTuple { return !a.isTuple }
                 if a.isMoving != b.isMoving { return !a.isMoving }
