@@ -101,4 +101,27 @@ struct TraceTableTests {
         let v = table.velocity(2, at: table.now)
         #expect(abs(v.x - 100) < 5 && abs(v.y) < 1)
     }
+
+    /// The mean over the stationary window weighs each touch sample once: a touch sampled at
+    /// 60 Hz in a 120 Hz frame loop repeats each sample in the next frame, which does not count.
+    @Test func theWindowMeanCountsEachSampleOnce() throws {
+        var table = TraceTable()
+        table.apply(Frame(number: 0, time: 0, contacts: [update(1, .begin, Vec2(0, 0), 0)]))
+        var sent: [(t: Seconds, x: Double)] = []
+        for n in 1...60 {
+            let t = Double(n) / 120
+            var contacts: [ContactUpdate] = []
+            if n % 2 == 0 {  // a new sample every other frame, alternating 0 and 3 mm, then 3 mm twice
+                let x = n % 8 == 0 ? 0.0 : 3.0
+                contacts.append(update(1, .move, Vec2(x, 0), t))
+                sent.append((t, x))
+            }
+            table.apply(Frame(number: UInt64(n), time: t, contacts: contacts))
+        }
+        let m = try #require(table.windowMean(1, at: table.now))
+        let inWindow = sent.filter { $0.t >= table.now - TraceSettings().stationaryWindow }
+        #expect(m.samples == inWindow.count, "\(m.samples) samples, \(inWindow.count) sent in the window")
+        #expect(abs(m.position.x - inWindow.map(\.x).reduce(0, +) / Double(inWindow.count)) < 1e-9)
+        #expect(table.windowMean(99, at: table.now) == nil, "an unknown trace")
+    }
 }

@@ -387,9 +387,10 @@ public struct PercMachine: Sendable {
         if s.phase == .lightOnly {
             s.rejected = s.rejected.filter { $0.value > time }
             var pool = (obs.triples + obs.tuples).filter { s.rejected[$0.rejectionKey] == nil }
-            // A PERC set down lies still: while still lone touches are searched, candidates
-            // that only moving touches make (a finger pair sliding in and out of a side's
-            // length) do not take the sensor from the search; each switch restarted it.
+            // While still lone touches are searched, candidates made with a moving touch (a
+            // PERC set down lies still; a finger sliding through a side's length) or with a
+            // touch older than the window (a finger there before the PERC came) wait for the
+            // search to end: each switch restarted it from nothing.
             if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
                pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow }) { pool = [] }
             let ranked = pool.sorted { a, b in

@@ -22,12 +22,7 @@ struct TraceRecord: Sendable {
     /// and the time between the halves' centres; nil with fewer than two entries.
     func halfMeans(window: Seconds, now: Seconds) -> (first: Vec2, second: Vec2, span: Seconds)? {
         guard entries.count >= 2 else { return nil }
-        let start = now - window
-        var lo = 0, hi = entries.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if entries[mid].time < start { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = firstEntry(atOrAfter: now - window)
         let end = entries.count
         guard end - lo >= 2 else { return nil }
         let split = lo + (end - lo) / 2
@@ -38,22 +33,29 @@ struct TraceRecord: Sendable {
         return (a / na, b / nb, tb / nb - ta / na)
     }
 
-    /// Mean position of the entries in the window ending at `now`, and how many samples
-    /// they hold (an entry repeated in a frame without a new sample keeps its arrival time
-    /// and is not counted again); nil with no entry in the window.
-    func windowMean(window: Seconds, now: Seconds) -> (position: Vec2, samples: Int)? {
+    /// Index of the first entry at or after `time` (`entries.count` when there is none).
+    func firstEntry(atOrAfter time: Seconds) -> Int {
         var lo = 0, hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if entries[mid].time < now - window { lo = mid + 1 } else { hi = mid }
+            if entries[mid].time < time { lo = mid + 1 } else { hi = mid }
         }
+        return lo
+    }
+
+    /// Mean position of the touch samples in the window ending at `now`, and how many there
+    /// are: an entry repeated in a frame without a new sample keeps its arrival time and is
+    /// not counted again. Nil with no entry in the window.
+    func windowMean(window: Seconds, now: Seconds) -> (position: Vec2, samples: Int)? {
+        let lo = firstEntry(atOrAfter: now - window)
         guard lo < entries.count else { return nil }
         var sum = Vec2.zero, samples = 0
         var lastArrival = -Double.infinity
-        for i in lo..<entries.count {
+        for i in lo..<entries.count where entries[i].arrival != lastArrival {
             sum += entries[i].position
-            if entries[i].arrival != lastArrival { samples += 1; lastArrival = entries[i].arrival }
+            samples += 1
+            lastArrival = entries[i].arrival
         }
-        return (sum / Double(entries.count - lo), samples)
+        return (sum / Double(samples), samples)
     }
 }
