@@ -73,29 +73,27 @@ struct ProbeSelector: Sendable {
     /// mass under probes, under decoys and under no patch.
     func evaluate(probed: Double, decoyed: Double, uncovered: Double) -> (info: Double, duration: Double) {
         let l = likelihood
-        let pFlip = probed * l.probed + decoyed * l.decoyed + uncovered * l.uncovered
-        let conditional = probed * Self.entropy(l.probed) + decoyed * Self.entropy(l.decoyed)
-            + uncovered * Self.entropy(l.uncovered)
-        let info = max(0, Self.entropy(pFlip) - conditional)
+        return evaluate(flip: probed * l.probed + decoyed * l.decoyed,
+                        uncertainty: probed * Self.entropy(l.probed) + decoyed * Self.entropy(l.decoyed), uncovered: uncovered)
+    }
+
+    /// The same from the sums over the drawn places of mass × flip probability (`flip`) and
+    /// mass × its entropy (`uncertainty`), plus the mass under no patch.
+    private func evaluate(flip: Double, uncertainty: Double, uncovered: Double) -> (info: Double, duration: Double) {
+        let l = likelihood
+        let pFlip = flip + uncovered * l.uncovered
+        let info = max(0, Self.entropy(pFlip) - (uncertainty + uncovered * Self.entropy(l.uncovered)))
         let duration = pFlip * expectedFlipTime + (1 - pFlip) * expectedSilenceTime
         return (info, duration)
     }
 
-    /// Information per expected second of a round probing `probedMass`, decoys elsewhere.
-    func score(probedMass m: Double, noneMass: Double = 0) -> Double {
-        let (info, duration) = evaluate(probed: m, decoyed: max(0, 1 - m - noneMass), uncovered: noneMass)
-        return info / max(duration, 1e-6)
-    }
-
-    /// The same for a disc whose edge passes through the mass: `flip` and `uncertainty` are
-    /// the sums of mass × flip probability and mass × its entropy over the cells, where a
-    /// cell a share f under the probe flips with f × probed + (1 - f) × decoyed. (A cell on
-    /// the edge tells little whichever way the answer goes; counting it as half probed
-    /// would make a disc that cuts a circle of cells look like a clean split.)
+    /// Information per expected second of a disc whose edge may pass through the mass:
+    /// `flip` and `uncertainty` as above, where a cell a share f under the probe flips with
+    /// f × probed + (1 - f) × decoyed. (A cell on the edge tells little whichever way the
+    /// answer goes; counting it as half probed would make a disc that cuts a circle of
+    /// cells look like a clean split.)
     func score(flip: Double, uncertainty: Double, noneMass: Double) -> Double {
-        let pFlip = flip + noneMass * likelihood.uncovered
-        let info = max(0, Self.entropy(pFlip) - uncertainty - noneMass * Self.entropy(likelihood.uncovered))
-        let duration = pFlip * expectedFlipTime + (1 - pFlip) * expectedSilenceTime
+        let (info, duration) = evaluate(flip: flip, uncertainty: uncertainty, uncovered: noneMass)
         return info / max(duration, 1e-6)
     }
 

@@ -62,6 +62,11 @@ struct AccuracyBench: ParsableCommand {
 
     private enum Verdict { case correct, wrongTrace, missed }
 
+    /// A histogram of durations in microseconds (up to a minute).
+    private static func microseconds() -> Histogram<UInt64> {
+        Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+    }
+
     /// How one case ended.
     private struct CaseResult {
         var verdict: Verdict
@@ -109,15 +114,15 @@ struct AccuracyBench: ParsableCommand {
                   + (r.verdict == .missed ? ", missed: \(r.cause.rawValue)" : ""))
             return
         }
-        var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var latency = Self.microseconds()
         var counts: [String: Int] = [:]
         // Per number of marker touches at placement (3, 2, 1): cases, correct, wrong.
         var byTouches: [Int: (cases: Int, correct: Int, wrong: Int)] = [:]
         var causes: [MissCause: Int] = [:]
         var causeExamples: [MissCause: [Int]] = [:]
-        var afterTouch = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-        var touchAfterFieldOn = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-        var openAges = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var afterTouch = Self.microseconds()
+        var touchAfterFieldOn = Self.microseconds()
+        var openAges = Self.microseconds()
         var wrongExamples: [Int] = []
         var wrongBy: [String: Int] = [:]
         /// Correct cases recognised more than 300 ms (the p95 target) after their
@@ -156,7 +161,7 @@ struct AccuracyBench: ParsableCommand {
             }
             if let r = recognisedAfter { _ = latency.record(UInt64(max(0, r) * 1_000_000)) }
             let cls = "\(result.pattern), \(touches)"
-            byClass[cls, default: (0, Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three), [])].cases += 1
+            byClass[cls, default: (0, Self.microseconds(), [])].cases += 1
             if verdict == .correct, let r = recognisedAfter {
                 _ = byClass[cls]!.latency.record(UInt64(max(0, r) * 1_000_000))
                 if r > 0.3 && byClass[cls]!.slow.count < 3 { byClass[cls]!.slow.append(c.index) }

@@ -22,20 +22,20 @@ public enum MonotonicClock {
     /// two plain reads (a loaded machine) would shift every event of that read by the time it
     /// was off the CPU (16 ms was seen in CI).
     public static func realtimeOffset() -> Double {
-        var best = Double.nan, narrowest = Int64.max
+        func ns(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
+        var best: Int64 = 0, narrowest = Int64.max
         for _ in 0..<4 {
             var before = timespec(), rt = timespec(), after = timespec()
             clock_gettime(CLOCK_MONOTONIC, &before)
             clock_gettime(CLOCK_REALTIME, &rt)
             clock_gettime(CLOCK_MONOTONIC, &after)
-            let width = (Int64(after.tv_sec) - Int64(before.tv_sec)) * 1_000_000_000 + Int64(after.tv_nsec) - Int64(before.tv_nsec)
+            let width = ns(after) - ns(before)
             guard width < narrowest else { continue }
             narrowest = width
-            let mid = Double(before.tv_sec) + Double(before.tv_nsec) / 1e9 + Double(width) / 2e9
-            best = Double(rt.tv_sec) + Double(rt.tv_nsec) / 1e9 - mid
+            best = ns(rt) - (ns(before) + width / 2)
             if width < 20_000 { break }
         }
-        return best
+        return Double(best) / 1e9
     }
 
     /// Sleeps until the clock reaches `deadline` seconds (absolute, so no drift accumulates

@@ -45,25 +45,42 @@ extension Engine {
     /// out (the first one stands for them). Only for PERCs (light can check them).
     /// A way the running identify check holds stays while it fits within tolerance ×
     /// `deformationSlack` (see `rebuild`): its hypothesis stays put while it is checked.
+    /// With no light check possible this frame, only the likeliest way of each is offered
+    /// (a guess takes the best fit, and one sample's best fit is the wrong turn more often).
     func withAlternatives(_ candidates: [Candidate], _ i: Int, _ scene: FrameScene) -> [Candidate] {
-        guard let offset = slots[i].definition.lightSensorOffset, candidates.contains(where: { !$0.isTuple }) else { return candidates }
+        guard slots[i].definition.lightSensorOffset != nil, candidates.contains(where: { !$0.isTuple }) else { return candidates }
+        let groups = turnGroups(candidates, i, scene)
+        return canCheck(i) ? groups.flatMap { [$0.lead] + $0.others } : groups.map(\.lead)
+    }
+
+    /// Each candidate in its likeliest way (`turns(of:)`), with the other ways light can tell
+    /// apart from it (none without a light sensor). A way is offered once: a later candidate
+    /// that is an earlier one's way (a verifying list holds several) is not offered again, and
+    /// the finder's own way stays on offer when the means put another first.
+    func turnGroups(_ candidates: [Candidate], _ i: Int, _ scene: FrameScene) -> [(lead: Candidate, others: [Candidate])] {
+        let offset = slots[i].definition.lightSensorOffset
         let checked = slots[i].perc?.pendingCheck.flatMap { $0.kind == .identify ? $0.candidates : nil } ?? []
-        var out: [Candidate] = []
-        out.reserveCapacity(candidates.count)
+        var groups: [(lead: Candidate, others: [Candidate])] = []
+        var offered: [Candidate] = []
         for c in candidates {
-            if out.contains(where: { $0.traces == c.traces }) { continue }
+            if offered.contains(where: { $0.traces == c.traces }) { continue }
             let ways = c.isTuple ? [c] : turns(of: c, i, scene, keeping: checked)
-            out.append(ways[0])
-            var sensors = out.filter { $0.traceSet == c.traceSet }.map { $0.pose.apply(offset) }
-            for alt in ways.dropFirst() {
-                let sensor = alt.pose.apply(offset)
-                guard !sensors.contains(where: { $0.distance(to: sensor) < config.minHypothesisSeparation }) else { continue }
-                guard !out.contains(where: { $0.traces == alt.traces }) && !candidates.contains(where: { $0.traces == alt.traces }) else { continue }
-                sensors.append(sensor)
-                out.append(alt)
+            offered.append(ways[0])
+            var others: [Candidate] = []
+            if let offset {
+                var sensors = offered.filter { $0.traceSet == c.traceSet }.map { $0.pose.apply(offset) }
+                for alt in ways.dropFirst() {
+                    let sensor = alt.pose.apply(offset)
+                    guard !sensors.contains(where: { $0.distance(to: sensor) < config.minHypothesisSeparation }) else { continue }
+                    guard !offered.contains(where: { $0.traces == alt.traces }) else { continue }
+                    sensors.append(sensor)
+                    offered.append(alt)
+                    others.append(alt)
+                }
             }
+            groups.append((ways[0], others))
         }
-        return out
+        return groups
     }
 
     /// The ways (turns) a triple's three traces fit the pattern, the likeliest first: `c`
@@ -146,7 +163,7 @@ extension Engine {
         for k in scene.ids.indices where scene.alive[k] && !scene.blocked[k] && scene.holder[k] == nil
             && abs(scene.began[k] - f) <= config.timeWindow {
             guard scene.isStationary(k, table: table) else { continue }
-            out.append(LoneTouch(trace: scene.ids[k], position: table.meanPosition(scene.ids[k], at: scene.now) ?? scene.positions[k],
+            out.append(LoneTouch(trace: scene.ids[k], position: table.windowMean(scene.ids[k], at: scene.now)?.position ?? scene.positions[k],
                                  began: scene.began[k],
                                  origin: scene.origins[scene.originIndex[k]]))
         }
@@ -227,12 +244,16 @@ extension Engine {
                 continue
             case .window:
                 // Traces taken earlier in this loop by a tangible that is not guessing are gone.
-                obs.windowTriples = (windowTriples[id] ?? []).filter { c in
+                // Each in its likeliest turn, and its other turns (offered only to light, or
+                // without light to wait for the means to tell them apart).
+                let groups = turnGroups((windowTriples[id] ?? []).filter { c in
                     c.traces.allSatisfy { tr in
                         guard let h = scene.holder(of: tr!) else { return true }
                         return h == id || pendingGuessers.contains(h) || index[h].map { slots[$0].perc?.hasPendingGuess == true } == true
                     }
-                }.map { c in turns(of: c, i, scene)[0] }  // in its likeliest turn
+                }, i, scene)
+                obs.windowTriples = groups.map(\.lead)
+                if obs.canCheck || config.turnJitter > 0 { obs.windowAlternatives = groups.flatMap(\.others) }
                 for c in obs.windowTriples {
                     let rivals = Set(c.traceSet.flatMap { claimants[$0] ?? [] }).subtracting([id])
                     guard !rivals.isEmpty else { continue }
@@ -240,12 +261,6 @@ extension Engine {
                     let free = c.traceSet.allSatisfy { scene.holder(of: $0).map { $0 == id } ?? true }
                     if !obs.canCheck, free, ownsByTiming(c, i, against: rivals.compactMap { index[$0] }) { continue }
                     obs.contested.insert(c.traceSet)
-                }
-                // (Without light only to wait for the means to tell the turns apart.)
-                if !obs.windowTriples.isEmpty, obs.canCheck || config.turnJitter > 0 {
-                    obs.windowAlternatives = withAlternatives(obs.windowTriples, i, scene).filter { a in
-                        !obs.windowTriples.contains { $0.traces == a.traces }
-                    }
                 }
                 if case .window(let f) = w, scene.now >= f + config.timeWindow
                     || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + config.earlyPairCheckAfter) {

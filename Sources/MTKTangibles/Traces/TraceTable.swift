@@ -241,14 +241,8 @@ public struct TraceTable: Sendable {
     }
 
     /// Mean position over the stationary window ending at `time` (a still touch's position
-    /// with less of the jitter of one sample); nil with too little history.
-    public func meanPosition(_ id: TraceID, at time: Seconds) -> Vec2? {
-        guard let r = record(id), let m = r.halfMeans(window: settings.stationaryWindow, now: time) else { return nil }
-        return (m.first + m.second) / 2
-    }
-
-    /// Mean position over the stationary window ending at `time` with the number of touch
-    /// samples behind it (frames without a new sample repeat the last one and count once).
+    /// with less of the jitter of one sample) with the number of touch samples behind it
+    /// (frames without a new sample repeat the last one and count once).
     public func windowMean(_ id: TraceID, at time: Seconds) -> (position: Vec2, samples: Int)? {
         record(id)?.windowMean(window: settings.stationaryWindow, now: time)
     }
