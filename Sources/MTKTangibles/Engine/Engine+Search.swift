@@ -50,7 +50,14 @@ extension Engine {
     func withAlternatives(_ candidates: [Candidate], _ i: Int, _ scene: FrameScene) -> [Candidate] {
         guard slots[i].definition.lightSensorOffset != nil, candidates.contains(where: { !$0.isTuple }) else { return candidates }
         let groups = turnGroups(candidates, i, scene)
-        return canCheck(i) ? groups.flatMap { [$0.lead] + $0.others } : groups.map(\.lead)
+        guard canCheck(i) else { return groups.map(\.lead) }
+        var out: [Candidate] = []
+        out.reserveCapacity(candidates.count)
+        for g in groups {
+            out.append(g.lead)
+            out.append(contentsOf: g.others)
+        }
+        return out
     }
 
     /// Each candidate in its likeliest way (`turns(of:)`), with the other ways light can tell
@@ -61,7 +68,9 @@ extension Engine {
         let offset = slots[i].definition.lightSensorOffset
         let checked = slots[i].perc?.pendingCheck.flatMap { $0.kind == .identify ? $0.candidates : nil } ?? []
         var groups: [(lead: Candidate, others: [Candidate])] = []
+        groups.reserveCapacity(candidates.count)
         var offered: [Candidate] = []
+        offered.reserveCapacity(candidates.count)
         for c in candidates {
             if offered.contains(where: { $0.traces == c.traces }) { continue }
             let ways = c.isTuple ? [c] : turns(of: c, i, scene, keeping: checked)
