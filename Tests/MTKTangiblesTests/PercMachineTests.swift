@@ -1,5 +1,6 @@
 // The PERC state machine driven directly: events in, typed transitions with reasons out.
 
+import Foundation
 import Testing
 @testable import MTKTangibles
 
@@ -159,6 +160,69 @@ struct PercMachineTests {
         #expect(m.heldTraces == [4, 5, 6])
         #expect(m.pose?.1 == .confirmed)
         #expect(m.need == nil)
+    }
+
+    @Test("a rival triple inside the window withdraws the guess at once; light is asked then and decides before the window's end")
+    func aRivalInTheWindowIsCheckedAtOnce() throws {
+        var (m, obs) = windowGuessed()
+        obs.windowTriples.append(candidate([4, 5, 6], at: Vec2(200, 100)))
+        let acts = m.handle(.search(obs), at: 1.1)
+        #expect(reasons(acts) == [.guessWithdrawn] && acts.contains(.traceReleased(1, reason: .guessWithdrawn)), "\(acts)")
+        #expect(acts.contains { if case .checkRequested(_, .identify, 2) = $0 { true } else { false } }, "\(acts)")
+        #expect(m.stateName == .onSurface && m.searchPhase == .window && m.heldTraces.isEmpty)
+        let need = try #require(m.need)
+        #expect(Set(need.hypotheses.map(\.traces)) == [[1, 2, 3], [4, 5, 6]])
+        // A third triple that forms later in the window joins the same check.
+        obs.windowTriples.append(candidate([7, 8, 9], at: Vec2(300, 100)))
+        _ = m.handle(.search(obs), at: 1.12)
+        #expect(m.need?.request == need.request && m.need?.hypotheses.count == 3)
+        // No guess while more than one triple fits.
+        _ = m.handle(.search(obs), at: 1.15)
+        #expect(m.stateName == .onSurface)
+        let id = try #require(m.need?.hypotheses.first { $0.traces == [4, 5, 6] }?.id)
+        let o = VerificationOutcome(tangible: 1, request: need.request, result: .confirmed(hypothesis: id), time: 1.17)
+        #expect(reasons(m.handle(.outcome(o, current: candidate([4, 5, 6], at: Vec2(200, 100))), at: 1.17)) == [.lightConfirmed])
+        #expect(m.heldTraces == [4, 5, 6] && m.pose?.1 == .confirmed)
+    }
+
+    @Test("a rival inside the window waits for the window's end when it still moves, is another PERC's too, no app draws, or the setting is off")
+    func aRivalWaitsForTheWindowsEnd() throws {
+        func afterRival(_ config: EngineConfig = EngineConfig(), _ change: (inout SearchObservation) -> Void) -> PercMachine {
+            var m = PercMachine(definition: def, config: config)
+            _ = m.handle(.link(connected: true), at: 0)
+            _ = m.handle(.field(on: true), at: 1.0)
+            var obs = SearchObservation()
+            obs.windowTriples = [candidate([1, 2, 3])]
+            _ = m.handle(.search(obs), at: 1.05)
+            obs.windowTriples.append(candidate([4, 5, 6], at: Vec2(200, 100)))
+            change(&obs)
+            _ = m.handle(.search(obs), at: 1.1)
+            return m
+        }
+        let moving = afterRival { $0.windowTriples[1].isMoving = true }
+        let contested = afterRival { $0.contested = [[4, 5, 6]] }
+        let noDisplay = afterRival { $0.canCheck = false }
+        var old = EngineConfig()
+        old.checkRivalsInWindow = false
+        let off = afterRival(old) { _ in }
+        for (name, m) in [("moving", moving), ("contested", contested), ("no display", noDisplay), ("off", off)] {
+            #expect(m.stateName == .tracked && m.hasPendingGuess && m.need == nil, "\(name)")
+        }
+        // And the same machine still ends the window as before: withdrawn, then verified.
+        var m = off
+        var obs = SearchObservation()
+        obs.windowTriples = [candidate([1, 2, 3]), candidate([4, 5, 6], at: Vec2(200, 100))]
+        #expect(reasons(m.handle(.search(obs), at: 1.21)) == [.guessWithdrawn])
+        #expect(m.searchPhase == .verifying)
+    }
+
+    @Test("a recording made before checkRivalsInWindow existed reads it as off")
+    func oldConfigsReadTheRivalCheckAsOff() throws {
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{}".utf8))
+        #expect(!old.checkRivalsInWindow)
+        #expect(EngineConfig().checkRivalsInWindow)
+        let roundTrip = try JSONDecoder().decode(EngineConfig.self, from: JSONEncoder().encode(EngineConfig()))
+        #expect(roundTrip.checkRivalsInWindow)
     }
 
     @Test("after the window only a light-confirmed tuple is taken, never a guess")

@@ -89,6 +89,12 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// existed read it as off.
     public var turnJitter: Double = 0.7
     public var turnLikelihoodRatio: Double = 1000
+    /// Inside the time window, when more than one triple fits (a finger triangle in the
+    /// pattern, a second PERC's markers), the window guess cannot stand at the window's end:
+    /// light is asked at once, and a pending guess is withdrawn then, not at the window's end.
+    /// Triples that form later in the window join the check. Recordings made before this
+    /// setting existed read it as off, so they replay as they ran.
+    public var checkRivalsInWindow = true
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 
@@ -128,5 +134,6 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         locateAmbiguity = try v(.locateAmbiguity, d.locateAmbiguity)
         turnJitter = try v(.turnJitter, 0)
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)
+        checkRivalsInWindow = try v(.checkRivalsInWindow, false)
     }
 }

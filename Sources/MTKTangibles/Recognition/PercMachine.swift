@@ -195,7 +195,19 @@ public struct PercMachine: Sendable {
                 state = .tracked(u.track, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
             }
         case (.tracked(let t, let guessUntil?, let fieldOnAt), .search(let obs)):
-            guard time >= guessUntil else { break }
+            if time < guessUntil {
+                // Another triple of the window fits too, so the guess cannot stand at the
+                // window's end: it is withdrawn now and light asked at once (the window goes
+                // on, and triples that form later in it join the check).
+                let mine = t.traces.sorted()
+                guard config.checkRivalsInWindow, obs.canCheck, obs.windowTriples.contains(where: { $0.traceSet != mine }),
+                      obs.windowTriples.allSatisfy({ !$0.isMoving && !obs.isContested($0) }) else { break }
+                releaseAll(t, .guessWithdrawn, &out)
+                let s = Search(fieldOnAt: fieldOnAt, phase: .window)
+                go(.onSurface(s), .guessWithdrawn, &out)
+                search(s, obs, time, &out)
+                break
+            }
             // End of the window: the guess stands if it is still the only window triple and
             // no other tangible could take it (thesis 3.3.2 Detection).
             let mine = t.traces.sorted()
@@ -328,6 +340,15 @@ public struct PercMachine: Sendable {
                 // the window's end the check goes on with the answers it has.
                 if !obs.canCheck {
                     s.check = nil  // no patch can be shown: a check begun in the window ends
+                } else if w.count > 1, config.checkRivalsInWindow, !w.contains(where: { obs.isContested($0) }) {
+                    // More than one triple fits: no guess can stand, so light is asked now,
+                    // once all of them lie still (a touch that just began may still settle;
+                    // a candidate that flickered in and out of the check would take its
+                    // patch away from where the sensor may be). Not when another searching
+                    // PERC could take one of them: both would draw on the same places, and
+                    // that is decided at the window's end.
+                    guard w.allSatisfy({ !$0.isMoving }) else { state = .onSurface(s); return }
+                    request((w + obs.windowAlternatives).filter { s.rejected[$0.rejectionKey] == nil }, into: &s, time, &out)
                 } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter {
                     request(obs.windowTuples, into: &s, time, &out)
                 } else if w.isEmpty, obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter, s.check?.kind != .identify {

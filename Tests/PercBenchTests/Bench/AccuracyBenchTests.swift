@@ -59,6 +59,25 @@ import PercTestSupport
         #expect(run.stdout.contains("case 104: correct"), "\(run.stdout)")
     }
 
+    /// Seed 1, case 187: a finger triangle in the PERC's pattern lay there first and was the
+    /// window guess; the PERC's own triple was complete 100 ms after the field-on. Two
+    /// triples fit, so the guess is withdrawn and light asked then (0.767 s), not at the
+    /// window's end (0.867 s); light takes the PERC's own traces.
+    @Test func rivalTriplesInTheWindowAreCheckedAtOnce() throws {
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "187"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        func time(_ needle: String) -> Double? {
+            lines.first { $0.contains(needle) }.flatMap { Double($0.split(separator: " ")[0]) }
+        }
+        let fieldOn = try #require(time("reason: MTKTangibles.TransitionReason.fieldOn"), "\(run.stdout)")
+        let asked = try #require(time("checkRequested("), "\(run.stdout)")
+        #expect(asked < fieldOn + 0.2, "light is asked inside the window: field-on \(fieldOn), asked \(asked)")
+        #expect(try #require(time("reason: MTKTangibles.TransitionReason.guessWithdrawn")) <= asked)
+        #expect(run.stdout.contains("tracesAssigned([9, 7, 8], reason: MTKTangibles.TransitionReason.lightConfirmed)"), "\(run.stdout)")
+        #expect(run.stdout.contains("case 187: correct"), "\(run.stdout)")
+    }
+
     @Test func badOptionsAreRefused() throws {
         let none = try CLI.run(["bench", "accuracy", "--cases", "0"])
         #expect(none.status != 0 && none.stderr.contains("--cases must be at least 1"), "\(none.stderr)")

@@ -11,9 +11,10 @@ import PercTestSupport
         let demo = try await offPool { try DemoProcess(["--scenario", "demo", "--duration", "30"]) }
         defer { demo.stop() }
         try await Task.sleep(for: .seconds(5.8))
-        async let plainLines = WSProbe.runAsync(["port": demo.port, "seconds": 1.2])
-        let lines = try await WSProbe.runAsync(["port": demo.port, "seconds": 1.2,
-                                                "send": [["type": "hello", "protocol": 1, "name": "predict", "predict_ms": 30]]])
+        let lines = try await demo.explaining {
+            try await WSProbe.runAsync(["port": demo.port, "seconds": 1.2,
+                                        "send": [["type": "hello", "protocol": 1, "name": "predict", "predict_ms": 30]]])
+        }
         let frames = WSProbe.messages(lines).filter { $0["type"] as? String == "frame" }.dropFirst(2)  // the first may predate hello
         var checked = 0, moving = 0
         for f in frames {
@@ -30,9 +31,9 @@ import PercTestSupport
                 if hypot(v[0], v[1]) > 10 { moving += 1 }
             }
         }
-        #expect(checked > 20, "\(checked) tangible poses checked")
+        #expect(checked > 20, "\(checked) tangible poses checked; \(demo.state)")
         #expect(moving > 0, "PERC 1 moves at 80 mm/s from 6 s on")
-        let plain = WSProbe.messages(try await plainLines).filter { $0["type"] as? String == "frame" }
+        let plain = WSProbe.messages(try await demo.explaining { try await WSProbe.runAsync(["port": demo.port, "seconds": 0.6]) }).filter { $0["type"] as? String == "frame" }
         let predictedPlain = plain.flatMap { ($0["tangibles"] as? [[String: Any]]) ?? [] }.filter { $0["predicted"] != nil }
         #expect(!plain.isEmpty && predictedPlain.isEmpty, "an app without predict_ms gets no predicted poses")
     }

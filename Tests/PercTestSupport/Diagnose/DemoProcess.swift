@@ -1,5 +1,6 @@
 // Test support: `percbridge demo` as a child process on a free port; ended by pid.
 import Foundation
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -53,6 +54,20 @@ public final class DemoProcess: @unchecked Sendable {
     }
 
     public var address: String { "127.0.0.1:\(port)" }
+
+    /// Whether the demo still runs (or how it ended) and the end of its log: for a failing test's message.
+    public var state: String {
+        let status = process.isRunning ? "still running" : "ended with status \(process.terminationStatus) (\(process.terminationReason == .uncaughtSignal ? "signal" : "exit"))"
+        return "percbridge demo (pid \(process.processIdentifier)) \(status); its log ends:\n" + log.split(separator: "\n").suffix(30).joined(separator: "\n")
+    }
+
+    /// Runs `body`; an error it throws is recorded with the demo's `state`, then rethrown.
+    public func explaining<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch {
+            Issue.record("\(error)\n\(state)")
+            throw error
+        }
+    }
 
     /// Ends the demo by its pid: SIGTERM, then SIGKILL after 5 s.
     public func stop() {
