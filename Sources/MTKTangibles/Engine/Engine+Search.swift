@@ -1,5 +1,11 @@
 // Step (5) of the engine: offering candidates to the tangibles that search for their traces.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Engine {
     private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance, Seconds), reconfirm([TraceID]), puc }
 
@@ -335,7 +341,7 @@ extension Engine {
                     again.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
                     again.tuples = tuples(i, &scene).filter { open($0, scene) }
                     again.loneTouches = loneTouches(i, &scene)
-                    if !again.triples.isEmpty || !again.tuples.isEmpty { acts += slots[i].perc!.handle(.search(again), at: scene.now) }
+                    acts += slots[i].perc!.handle(.search(again), at: scene.now)
                 }
                 emit(acts, id)
             } else {
@@ -345,9 +351,3 @@ extension Engine {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

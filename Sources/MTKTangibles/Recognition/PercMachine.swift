@@ -199,9 +199,7 @@ public struct PercMachine: Sendable {
                 // Another triple of the window fits too, so the guess cannot stand at the
                 // window's end: it is withdrawn now and light asked at once (the window goes
                 // on, and triples that form later in it join the check).
-                let mine = t.traces.sorted()
-                guard config.checkRivalsInWindow, obs.canCheck, obs.windowTriples.contains(where: { $0.traceSet != mine }),
-                      obs.windowTriples.allSatisfy({ !$0.isMoving && !obs.isContested($0) }) else { break }
+                guard checksRivals(obs.windowTriples, obs) else { break }
                 releaseAll(t, .guessWithdrawn, &out)
                 let s = Search(fieldOnAt: fieldOnAt, phase: .window)
                 go(.onSurface(s), .guessWithdrawn, &out)
@@ -340,14 +338,8 @@ public struct PercMachine: Sendable {
                 // the window's end the check goes on with the answers it has.
                 if !obs.canCheck {
                     s.check = nil  // no patch can be shown: a check begun in the window ends
-                } else if w.count > 1, config.checkRivalsInWindow, !w.contains(where: { obs.isContested($0) }) {
-                    // More than one triple fits: no guess can stand, so light is asked now,
-                    // once all of them lie still (a touch that just began may still settle;
-                    // a candidate that flickered in and out of the check would take its
-                    // patch away from where the sensor may be). Not when another searching
-                    // PERC could take one of them: both would draw on the same places, and
-                    // that is decided at the window's end.
-                    guard w.allSatisfy({ !$0.isMoving }) else { state = .onSurface(s); return }
+                } else if checksRivals(w, obs) {
+                    // More than one triple fits: no guess can stand, so light is asked now.
                     request((w + obs.windowAlternatives).filter { s.rejected[$0.rejectionKey] == nil }, into: &s, time, &out)
                 } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter {
                     request(obs.windowTuples, into: &s, time, &out)
@@ -428,6 +420,16 @@ public struct PercMachine: Sendable {
             if pool.isEmpty && s.check?.kind != .identify { locate(obs.loneTouches, into: &s, time, &out) }
         }
         state = .onSurface(s)
+    }
+
+    /// Whether the window triples `w` are rivals light is asked about now rather than at the
+    /// window's end (`checkRivalsInWindow`): more than one fits, so no guess can stand. Only
+    /// once all of them lie still (a touch that just began may still settle; a candidate that
+    /// flickered in and out of the check would take its patch away from where the sensor may
+    /// be), and not when another searching PERC could take one of them (both would draw on
+    /// the same places; that is decided at the window's end).
+    private func checksRivals(_ w: [Candidate], _ obs: SearchObservation) -> Bool {
+        config.checkRivalsInWindow && obs.canCheck && w.count > 1 && w.allSatisfy { !$0.isMoving && !obs.isContested($0) }
     }
 
     /// Keeps or asks the locate check for a PERC's lone touches (those not resting after a
