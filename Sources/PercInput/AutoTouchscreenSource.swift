@@ -38,7 +38,8 @@ public final class AutoTouchscreenSource: InputSource {
         }
         defer { monitor?.stop(); addedContinuation.finish() }
         for t in try SDDevice.touchscreens() { addedContinuation.yield(t.devnode) }
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: a reader that ended (its device was unplugged) leaves nothing behind.
+        await withDiscardingTaskGroup { group in
             for await node in added {
                 let source = EvdevInputSource(path: node, surfaceSize: surfaceSize, grab: grab, logger: logger)
                 let isNew = running.withLock { r -> Bool in

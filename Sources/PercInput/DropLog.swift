@@ -7,21 +7,21 @@ import PercSystem
 /// was dropped since the last line, so a flood costs one line a second, not one per packet.
 public final class DropLog: Sendable {
     private let logger: Logger
-    private let count: Mutex<(@Sendable (_ reason: String, _ n: Int) -> Void)?>
+    private let count = CallbackSlot<(reason: String, n: Int)>()
     private let clock: @Sendable () -> Double
     private let pending = Mutex<(last: Double, counts: [String: Int], example: String)>((-.infinity, [:], ""))
 
     public init(logger: Logger, clock: @escaping @Sendable () -> Double = MonotonicClock.now) {
-        self.logger = logger; self.count = Mutex(nil); self.clock = clock
+        self.logger = logger; self.clock = clock
     }
 
     /// `count` adds to the service's metric (`percbridge_input_dropped_total{reason}`); the
     /// metrics exist after the inputs are made, and counts before are only logged.
-    public func attach(count: @escaping @Sendable (_ reason: String, _ n: Int) -> Void) { self.count.withLock { $0 = count } }
+    public func attach(count: @escaping @Sendable (_ reason: String, _ n: Int) -> Void) { self.count.set(count) }
 
     /// `counts` by reason; `example` says where (shown in the log line, clipped).
     public func dropped(_ counts: [String: Int], example: String) {
-        if let count = count.withLock({ $0 }) { for (reason, n) in counts { count(reason, n) } }
+        if count.isSet { for (reason, n) in counts { count((reason, n)) } }
         let now = clock()
         let line: String? = pending.withLock { p in
             for (reason, n) in counts { p.counts[reason, default: 0] += n }

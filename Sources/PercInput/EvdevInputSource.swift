@@ -74,6 +74,11 @@ public final class EvdevInputSource: InputSource {
                             if !out.isEmpty { sink(out) }
                         }
                     }
+                    // Contacts still down end here: the device is gone or no longer read.
+                    let now = MonotonicClock.now()
+                    var ended: [ContactUpdate] = []
+                    decoder.endAll(time: now, arrival: now, into: &ended)
+                    if !ended.isEmpty { sink(ended) }
                     if grab { _ = dev.grab(false) }
                     dev.close()
                     log.withLock { $0.merge(decoder.bad) }

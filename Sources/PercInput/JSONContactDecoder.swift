@@ -21,7 +21,8 @@ public struct JSONContactDecoder: Sendable {
     let unitScale: Double
     public var bad = BadInputLog()
     public private(set) var messages = 0
-    private var active: [Int64: Seconds] = [:]
+    /// Contacts down now: the time and place of each one's last sample.
+    private var active: [Int64: (time: Seconds, position: Vec2)] = [:]
     private var offset: Double?
 
     static let maxContactsPerMessage = 256
@@ -103,16 +104,30 @@ public struct JSONContactDecoder: Sendable {
             if phase == .begin, active.count >= Self.maxActiveContacts {
                 bad.record("too many contacts down at once", at: here, "\(Self.maxActiveContacts) are down; id \(id) is ignored"); continue
             }
-            if let last = active[id], time < last {
+            if let last = active[id]?.time, time < last {
                 bad.record("contact time went backwards", at: here, "id \(id)"); continue
             }
-            if phase == .end { active[id] = nil } else { active[id] = time }
+            if phase == .end { active[id] = nil } else { active[id] = (time, pos) }
             out.append(ContactUpdate(origin: origin, contactID: id, phase: phase, position: pos,
                                      major: major.map { $0 * unitScale }, minor: minor.map { $0 * unitScale }, orientation: orientation,
                                      time: time, arrival: arrival))
         }
         return true
     }
+
+    /// The sender went away (its connection closed, the app disconnected): an end for every
+    /// contact it left down, where it was last seen, so no trace of it stays on the surface
+    /// for ever (the engine ends a trace only when told to).
+    public mutating func endAll(at time: Seconds) -> [ContactUpdate] {
+        defer { active.removeAll() }
+        return active.sorted { $0.key < $1.key }.map { id, last in
+            ContactUpdate(origin: origin, contactID: id, phase: .end, position: last.position,
+                          time: Swift.max(time, last.time), arrival: time)
+        }
+    }
+
+    /// Contacts down now.
+    public var activeCount: Int { active.count }
 
     static func phase(_ s: String) -> ContactUpdate.Phase? {
         switch s {

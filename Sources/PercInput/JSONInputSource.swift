@@ -17,7 +17,15 @@ public final class JSONInputSource: InputSource {
     public let port: Int
     public let surfaceSize: Vec2?
     let unitScale: Double
-    private let decoders = Mutex<[String: JSONContactDecoder]>([:])
+    private let decoders = Mutex<[String: Sender]>([:])
+    /// One connection's or UDP sender's decoder, and when it last sent.
+    private struct Sender {
+        var decoder: JSONContactDecoder
+        var lastSeen: Seconds
+    }
+    /// Senders known at once: a connection is forgotten when it closes, a UDP sender (no
+    /// connection to close) when this many others sent after it (docs/security.md).
+    static let maxSenders = 64
     private let problems = Mutex(BadInputLog())
     private let channel = Mutex<(any Channel)?>(nil)
 
@@ -30,19 +38,41 @@ public final class JSONInputSource: InputSource {
 
     public var badInput: BadInputLog {
         var all = problems.withLock { $0 }
-        for d in decoders.withLock({ Array($0.values) }) { all.merge(d.bad) }
+        for d in decoders.withLock({ Array($0.values) }) { all.merge(d.decoder.bad) }
         return all
     }
 
     func decode(_ doc: [UInt8], from sender: String, sink: @Sendable ([ContactUpdate]) -> Void) {
         let arrival = MonotonicClock.now()
         var out: [ContactUpdate] = []
+        var evicted: Sender?
         decoders.withLock { all in
-            var d = all[sender] ?? JSONContactDecoder(origin: InputOrigin(kind: .json, device: sender), surfaceSize: surfaceSize, unitScale: unitScale)
-            d.decode(Data(doc), arrival: arrival, into: &out)
-            all[sender] = d
+            if all[sender] == nil, all.count >= Self.maxSenders, let oldest = all.min(by: { $0.value.lastSeen < $1.value.lastSeen }) {
+                evicted = all.removeValue(forKey: oldest.key)
+            }
+            var s = all[sender] ?? Sender(decoder: JSONContactDecoder(origin: InputOrigin(kind: .json, device: sender),
+                                                                      surfaceSize: surfaceSize, unitScale: unitScale), lastSeen: arrival)
+            s.decoder.decode(Data(doc), arrival: arrival, into: &out)
+            s.lastSeen = arrival
+            all[sender] = s
+        }
+        if var gone = evicted {
+            problems.withLock {
+                $0.merge(gone.decoder.bad)
+                $0.record("too many JSON senders", at: sender, "\(Self.maxSenders) known; the longest silent one (\(gone.decoder.origin.device)) was forgotten")
+            }
+            out = gone.decoder.endAll(at: arrival) + out
         }
         if !out.isEmpty { sink(out) }
+    }
+
+    /// A connection closed: its contacts end where they were, and its decoder goes (its bad
+    /// input stays counted).
+    func senderGone(_ sender: String, sink: @Sendable ([ContactUpdate]) -> Void) {
+        guard var gone = decoders.withLock({ $0.removeValue(forKey: sender) }) else { return }
+        problems.withLock { $0.merge(gone.decoder.bad) }
+        let ended = gone.decoder.endAll(at: MonotonicClock.now())
+        if !ended.isEmpty { sink(ended) }
     }
 
     func framingProblem(_ p: JSONStreamFramer.Problem, from sender: String) {
@@ -78,11 +108,11 @@ public final class JSONInputSource: InputSource {
                 .childChannelInitializer { [self] channel in
                     let peer = "\(channel.remoteAddress?.ipAddress ?? "?"):\(channel.remoteAddress?.port ?? 0)"
                     return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(StreamHandler { bytes in
+                        try channel.pipeline.syncOperations.addHandler(StreamHandler(onDocuments: { bytes in
                             // One framer per connection, confined to its event loop.
                             for p in bytes.problems { self.framingProblem(p, from: peer) }
                             for d in bytes.documents { self.decode(d, from: peer, sink: sink) }
-                        })
+                        }, onClose: { self.senderGone(peer, sink: sink) }))
                     }
                 }
                 .bind(host: host, port: port).get()
@@ -112,10 +142,18 @@ final class StreamHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     private var framer = JSONStreamFramer()
     let onDocuments: ((documents: [[UInt8]], problems: [JSONStreamFramer.Problem])) -> Void
-    init(_ onDocuments: @escaping ((documents: [[UInt8]], problems: [JSONStreamFramer.Problem])) -> Void) { self.onDocuments = onDocuments }
+    let onClose: () -> Void
+    init(onDocuments: @escaping ((documents: [[UInt8]], problems: [JSONStreamFramer.Problem])) -> Void, onClose: @escaping () -> Void) {
+        self.onDocuments = onDocuments; self.onClose = onClose
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buf = unwrapInboundIn(data)
         onDocuments(framer.append(buf.readableBytesView))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        onClose()
+        context.fireChannelInactive()
     }
 }

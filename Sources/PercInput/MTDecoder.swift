@@ -203,6 +203,17 @@ public struct MTDecoder: Sendable {
             time: time, arrival: arrival)
     }
 
+    /// The device went away (unplugged, or the reader stopped): an end for every contact
+    /// still down, where it was last committed, so none stays on the surface for ever.
+    public mutating func endAll(time: Seconds, arrival: Seconds, into out: inout [ContactUpdate]) {
+        let t = Swift.max(time, lastReportTime.isFinite ? lastReportTime : time)
+        for s in 0..<committed.count where committed[s].isActive {
+            out.append(update(committed[s], .end, time: t, arrival: arrival))
+            committed[s] = MTSlot()
+        }
+        pending = committed
+    }
+
     /// After SYN_DROPPED (state `.needsResync`): the device's re-read state replaces the
     /// cache; slots whose tracking id changed end the old contact and begin the new one.
     mutating func resync(with snapshot: MTSnapshot, time: Seconds, arrival: Seconds, into out: inout [ContactUpdate]) {

@@ -2,28 +2,26 @@
 import Foundation
 import MTKTangibles
 import Synchronization
+import PercSystem
 
 /// Prints contact updates as text lines or JSON Lines (`input watch`), up to a limit.
 public final class UpdatePrinter: Sendable {
     let json: Bool
     let max: Int?
-    private let state = Mutex<(count: Int, onLimit: (@Sendable () -> Void)?)>((0, nil))
+    private let printed = Mutex(0)
+    /// Called once the limit is reached (`input watch --count` stops there).
+    public let onLimit = CallbackSlot<Void>()
 
     public init(json: Bool, max: Int?) { self.json = json; self.max = max }
 
-    public var count: Int { state.withLock { $0.count } }
-    public var onLimit: (@Sendable () -> Void)? {
-        get { state.withLock { $0.onLimit } }
-        set { state.withLock { $0.onLimit = newValue } }
-    }
+    public var count: Int { printed.withLock { $0 } }
 
     public func print(_ updates: [ContactUpdate]) {
         var out = ""
-        var hitLimit: (@Sendable () -> Void)?
-        state.withLock { s in
+        let hitLimit = printed.withLock { count -> Bool in
             for u in updates {
-                if let max, s.count >= max { hitLimit = s.onLimit; break }
-                s.count += 1
+                if let max, count >= max { return true }
+                count += 1
                 if json {
                     let e = JSONEncoder(); e.outputFormatting = [.sortedKeys]
                     out += String(decoding: (try? e.encode(u)) ?? Data(), as: UTF8.self) + "\n"
@@ -31,9 +29,10 @@ public final class UpdatePrinter: Sendable {
                     out += "\(u.phase.rawValue)\t#\(u.contactID)\t\(String(format: "%.2f", u.position.x))\t\(String(format: "%.2f", u.position.y))\tt=\(String(format: "%.6f", u.time))\n"
                 }
             }
-            if let max, s.count >= max { hitLimit = s.onLimit }
+            if let max, count >= max { return true }
+            return false
         }
         FileHandle.standardOutput.write(Data(out.utf8))
-        hitLimit?()
+        if hitLimit { onLimit() }
     }
 }

@@ -79,4 +79,17 @@ public enum ReceiveThreadPriority {
         }
         return rc == 0
     }
+
+    /// Puts the calling thread back to ordinary scheduling (SCHED_OTHER) when it runs
+    /// real-time; `reason` goes into `status(of:)`. True when it was real-time and is not now.
+    @discardableResult
+    public static func demoteCurrentThread(as role: Role, reason: String) -> Bool {
+        var policy: Int32 = 0
+        var param = sched_param()
+        guard pthread_getschedparam(pthread_self(), &policy, &param) == 0, policy == SCHED_FIFO || policy == SCHED_RR else { return false }
+        param.sched_priority = 0
+        guard pthread_setschedparam(pthread_self(), SCHED_OTHER, &param) == 0 else { return false }
+        lastStatus.withLock { $0[role] = "ordinary (\(reason))" }
+        return true
+    }
 }

@@ -124,4 +124,24 @@ struct TraceTableTests {
         #expect(abs(m.position.x - inWindow.map(\.x).reduce(0, +) / Double(inWindow.count)) < 1e-9)
         #expect(table.windowMean(99, at: table.now) == nil, "an unknown trace")
     }
+
+    @Test("origins no contact uses are forgotten, so one per app connection ever seen does not pile up")
+    func originsAreBounded() {
+        var table = TraceTable()
+        let stays = InputOrigin(kind: .json, device: "stays")
+        table.apply(Frame(number: 1, time: 0, contacts: [ContactUpdate(origin: stays, contactID: 1, phase: .begin, position: Vec2(5, 5), time: 0, arrival: 0)]))
+        let first = table.liveIDs
+        // 1,000 app connections, each one touch that begins and ends.
+        for k in 0..<1000 {
+            let o = InputOrigin(kind: .json, device: "app-\(k)")
+            let t = 0.01 * Double(k + 1)
+            table.apply(Frame(number: UInt64(2 * k + 2), time: t, contacts: [ContactUpdate(origin: o, contactID: 1, phase: .begin, position: Vec2(50, 50), time: t, arrival: t)]))
+            table.apply(Frame(number: UInt64(2 * k + 3), time: t + 0.005, contacts: [ContactUpdate(origin: o, contactID: 1, phase: .end, position: Vec2(50, 50), time: t + 0.005, arrival: t + 0.005)]))
+        }
+        #expect(table.knownOriginCount <= TraceTable.maxIdleOrigins, "\(table.knownOriginCount) origins known")
+        // The contact that stayed down across every forgetting is still the same trace.
+        table.apply(Frame(number: 3000, time: 20, contacts: [ContactUpdate(origin: stays, contactID: 1, phase: .move, position: Vec2(6, 5), time: 20, arrival: 20)]))
+        #expect(table.liveIDs == first)
+        #expect(table.entries(first[0]).last?.position == Vec2(6, 5))
+    }
 }

@@ -17,7 +17,11 @@ public struct TraceTable: Sendable {
     private var byContact: [ContactKey: TraceID] = [:]
     /// Small numbers for input origins (hashing the device name once, not per update).
     private var originIDs: [InputOrigin: Int] = [:]
+    private var nextOriginID = 0
     private var lastOrigin: (origin: InputOrigin, id: Int)?
+    /// Origins known before those no contact uses are forgotten: each app connection and
+    /// JSON sender is an origin of its own, so a service running for days sees unboundedly many.
+    static let maxIdleOrigins = 64
     private var history: [TraceID: TraceRecord] = [:]
     /// Ended traces in order of their end, for the compress and deletion sweeps.
     private var endOrder: [(id: TraceID, end: Seconds)] = []
@@ -130,9 +134,22 @@ public struct TraceTable: Sendable {
     private mutating func originID(_ o: InputOrigin) -> Int {
         if let last = lastOrigin, last.origin == o { return last.id }
         let id: Int
-        if let known = originIDs[o] { id = known } else { id = originIDs.count; originIDs[o] = id }
+        if let known = originIDs[o] { id = known } else {
+            if originIDs.count >= Self.maxIdleOrigins { forgetIdleOrigins() }
+            id = nextOriginID
+            nextOriginID += 1
+            originIDs[o] = id
+        }
         lastOrigin = (o, id)
         return id
+    }
+
+    /// Drops the origins no live contact refers to (ids are never reused, so a key of an
+    /// origin that comes back later cannot meet an old contact).
+    private mutating func forgetIdleOrigins() {
+        let used = Set(byContact.keys.map(\.origin))
+        originIDs = originIDs.filter { used.contains($0.value) }
+        lastOrigin = nil
     }
 
     private mutating func retireEnded(into changes: inout TraceChanges) {
@@ -196,6 +213,8 @@ public struct TraceTable: Sendable {
     public var liveSummaries: [TraceSummary] { live.map(\.summary) }
     /// Number of traces in history (ended, not yet deleted).
     public var historyCount: Int { history.count }
+    /// Input origins known now (bounded: `maxIdleOrigins` plus those with a contact down).
+    var knownOriginCount: Int { originIDs.count }
     /// Entries held in memory over all traces (for the memory bound's tests and metrics).
     public var storedEntryCount: Int {
         live.reduce(0) { $0 + $1.entries.count } + history.values.reduce(0) { $0 + $1.entries.count }

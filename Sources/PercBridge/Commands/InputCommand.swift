@@ -112,7 +112,7 @@ struct InputCommand: AsyncParsableCommand {
             let task = Task {
                 try await source.run { updates in printer.print(updates) }
             }
-            printer.onLimit = { task.cancel() }
+            printer.onLimit.set { task.cancel() }
             do { try await task.value } catch let e as EvdevDevice.Failure { throw CLIError(.noInput, e.description) }
             if let d = source.device.description {
                 FileHandle.standardError.write(Data("device: \(d.name), protocol \(d.mtProtocol.rawValue), \(d.slotCount) slots, clock \(source.device.monotonic ? "monotonic" : "realtime (shifted)")\n".utf8))

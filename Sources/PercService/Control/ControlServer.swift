@@ -42,8 +42,8 @@ public final class ControlServer: Sendable {
         }
         service.setBusDescription(bus.description)
         let server = ControlServer(connection: connection, object: object, bus: bus)
-        service.onChange.withLock { $0 = { t in server.signal(t) } }
-        service.onSurfaceCount.withLock { $0 = { n in try? object.setProperty("TangiblesOnSurface", interface: ControlAPI.interface, to: .uint32(UInt32(n))) } }
+        service.onChange.set { t in server.signal(t) }
+        service.onSurfaceCount.set { n in try? object.setProperty("TangiblesOnSurface", interface: ControlAPI.interface, to: .uint32(UInt32(n))) }
         logger.notice("control API on the \(bus) as \(ControlAPI.busName)", metadata: ["bus": "\(bus)"])
         return server
     }

@@ -49,8 +49,8 @@ public final class ControlService: Sendable {
     /// Long calls running now: "define", "calibrate 3", "pair C0:…".
     let running = Mutex<Set<String>>([])
     /// Called with each tangible whose state changed (the D-Bus signal) and the on-surface count.
-    let onChange = Mutex<(@Sendable (TangibleSnapshot) -> Void)?>(nil)
-    let onSurfaceCount = Mutex<(@Sendable (Int) -> Void)?>(nil)
+    let onChange = CallbackSlot<TangibleSnapshot>()
+    let onSurfaceCount = CallbackSlot<Int>()
 
     public init(pipeline: PipelineHandle, registry: any ControlRegistry, links: any ControlLinks, hub: AppHub?, context: Context,
          settings: Settings = .init(), logger: Logger) {
@@ -65,9 +65,9 @@ public final class ControlService: Sendable {
             p.afterFrame = { [self] view in
                 waiters.frameDone(view)
                 let count = view.pipeline.lastResult?.snapshot.tangibles.filter(\.isOnSurface).count ?? 0
-                onSurfaceCount.withLock { $0 }?(count)
+                onSurfaceCount(count)
             }
-            p.onStateChange = { [self] t in onChange.withLock { $0 }?(t) }
+            p.onStateChange = { [self] t in onChange(t) }
         }
     }
 

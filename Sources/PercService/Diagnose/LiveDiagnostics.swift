@@ -70,7 +70,10 @@ public final class LiveDiagnostics: Sendable {
     }
 
     func report() -> DiagnoseReport {
-        let r = state.withLock { $0.collector.report(source: source) }
+        // Copied out (copy-on-write: no sample is copied here) and reported outside the lock:
+        // the frame thread takes this lock every frame, and a report sorts every sample.
+        let collector = state.withLock { $0.collector }
+        let r = collector.report(source: source)
         metrics?.update(from: r)
         return r
     }

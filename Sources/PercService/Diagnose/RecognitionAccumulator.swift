@@ -10,6 +10,9 @@ struct RecognitionAccumulator: Sendable {
     private var stationaryRequests: Set<UInt64> = []
     private let origin: Seconds
 
+    /// A PERC has one stationary check open at a time; a few more cover answers in flight.
+    static let maxOpenStationary = 8
+
     init(origin: Seconds) { self.origin = origin }
 
     mutating func observe(_ e: EngineEvent) {
@@ -34,7 +37,13 @@ struct RecognitionAccumulator: Sendable {
             if reason == .deformed || reason == .ghostTouch { figures.deformationDrops += 1 }
             if reason == .ghostTouch { figures.ghostTouchDrops += 1 }
         case .checkRequested(let request, let kind, _):
-            if kind == .stationary { stationaryRequests.insert(request) }
+            guard kind == .stationary else { break }
+            stationaryRequests.insert(request)
+            // The engine drops an open stationary check unanswered when the PERC moves, is
+            // lifted or loses its link; ids grow, so the oldest are those never answered.
+            if stationaryRequests.count > Self.maxOpenStationary, let oldest = stationaryRequests.min() {
+                stationaryRequests.remove(oldest)
+            }
         case .checkAnswered(let request, let result):
             guard stationaryRequests.remove(request) != nil else { break }
             if case .confirmed = result {} else { figures.stationaryCheckFailures += 1 }

@@ -2,12 +2,26 @@
 
 /// Samples that may be negative (a marker trace can begin before the field-on notification),
 /// so HdrHistogram does not fit; there are few of them (a handful per placement).
+///
+/// At most `capacity` samples are kept, the newest: `serve`'s live diagnostics add some with
+/// every placement for as long as the table runs, and every `/metrics` scrape sorts them
+/// (issue 36). 4,096 onsets are about 1,400 placements of a PERC, plenty for a p99.
 public struct SignedDistribution: Codable, Hashable, Sendable {
+    public static let capacity = 4096
     public private(set) var samples: [Double] = []
+    /// Where the next sample goes once `samples` is full (the oldest is replaced).
+    private var next = 0
 
-    public init(_ samples: [Double] = []) { self.samples = samples }
+    private enum CodingKeys: String, CodingKey { case samples }
 
-    public mutating func add(_ v: Double) { if v.isFinite { samples.append(v) } }
+    public init(_ samples: [Double] = []) { self.samples = Array(samples.suffix(Self.capacity)) }
+
+    public mutating func add(_ v: Double) {
+        guard v.isFinite else { return }
+        if samples.count < Self.capacity { samples.append(v); return }
+        samples[next] = v
+        next = (next + 1) % Self.capacity
+    }
 
     public var count: Int { samples.count }
     public var min: Double? { samples.min() }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MTKTangibles
 import Synchronization
+import PercSystem
 import PercInput
 
 /// The service's `AppMessageSink`. Each app's contacts go through its own
@@ -15,7 +16,7 @@ public final class AppRouter: AppMessageSink {
     private let actuate: @Sendable (TangibleID, ActuationRequest) -> AppProtocolError?
     private let decoders = Mutex<[Int: JSONContactDecoder]>([:])
     /// `demo --display app`: the apps' presented reports go to the simulated display instead.
-    private let presentedHandler = Mutex<(@Sendable (PresentedOverlay) -> Void)?>(nil)
+    private let presentedHandler = CallbackSlot<PresentedOverlay>()
     private let logger: Logger
 
     init(clock: FrameClock, surface: Vec2, acceptPresented: Bool, logger: Logger,
@@ -30,10 +31,7 @@ public final class AppRouter: AppMessageSink {
             logger.info("app says hello", metadata: ["client": "\(client.id)", "name": "\(name ?? "-")", "draws_overlay": "\(draws)"])
             return nil
         case .presented(let overlay, let time, _):
-            if let handler = presentedHandler.withLock({ $0 }) {
-                handler(PresentedOverlay(overlayID: overlay, from: min(time ?? arrival, arrival)))
-                return nil
-            }
+            if presentedHandler(PresentedOverlay(overlayID: overlay, from: min(time ?? arrival, arrival))) { return nil }
             guard acceptPresented else { return nil }
             // Without a mapped time the arrival is the best (latest) estimate of presentation.
             let from = min(time ?? arrival, arrival)
@@ -60,9 +58,16 @@ public final class AppRouter: AppMessageSink {
     /// Sends the apps' presented reports to `handler` (the demo's simulated light sensors
     /// then see what a real app put on screen) instead of the frame clock.
     public func divertPresented(_ handler: @escaping @Sendable (PresentedOverlay) -> Void) {
-        presentedHandler.withLock { $0 = handler }
+        presentedHandler.set(handler)
     }
 
-    /// Forgets a disconnected app's contact state.
-    func appDisconnected(_ client: AppClient) { _ = decoders.withLock { $0.removeValue(forKey: client.id) } }
+    /// Forgets a disconnected app's contact state; contacts it left down end where they were
+    /// (else they would stay on the surface, and in every frame, for as long as serve runs).
+    func appDisconnected(_ client: AppClient) {
+        guard var decoder = decoders.withLock({ $0.removeValue(forKey: client.id) }) else { return }
+        let ended = decoder.endAll(at: MonotonicClock.now())
+        guard !ended.isEmpty else { return }
+        logger.info("app went away with \(ended.count) contacts down; they end now", metadata: ["client": "\(client.id)"])
+        clock.add(contacts: ended)
+    }
 }

@@ -20,7 +20,13 @@ public final class ServeLoop: Service {
     private let logger: Logger
     /// Registry changes wait here for the next frame boundary, so the engine switches
     /// definitions between two frames, exactly where a recording says it did.
-    private let pendingDefinitions = Mutex<(definitions: [TangibleDefinition], then: @Sendable () -> Void)?>(nil)
+    /// (A struct, not a tuple: a closure in a tuple kept in a `Mutex` is re-wrapped on every
+    /// access — `CallbackSlot` says why.)
+    private let pendingDefinitions = Mutex<PendingDefinitions?>(nil)
+    private struct PendingDefinitions: Sendable {
+        let definitions: [TangibleDefinition]
+        let then: @Sendable () -> Void
+    }
 
     public init(parts: ServiceParts, inputs: [any InputSource], store: RegistryStore, links: ServiceLinks,
          recording: ServeRecording?, logger: Logger) {
@@ -33,13 +39,17 @@ public final class ServeLoop: Service {
         let recording = recording
         let hub = parts.hub
         links.observeRegistry { [self] registry, thenFollow in
-            pendingDefinitions.withLock { $0 = (registry.tangibles, thenFollow) }
+            pendingDefinitions.withLock { $0 = PendingDefinitions(definitions: registry.tangibles, then: thenFollow) }
             hub.updateTangibles(registry.tangibles)
             // Event mode: a quiet surface cuts no frames, so the change asks for one itself
             // (pair/define/forget and SIGHUP must not wait for the next touch).
             parts.clock.ticker.inputArrived()
         }
+        let load = Mutex(FrameLoad())
+        let period = 1 / parts.config.clock.rateHz
         parts.clock.start { [self] frame in
+            let cpu = ThreadCPUClock.nanoseconds()
+            defer { account(ThreadCPUClock.nanoseconds() &- cpu, period: period, load: load) }
             let pending = pendingDefinitions.withLock { p in defer { p = nil }; return p }
             let busy = pipeline.withPipeline { p -> Bool in
                 let result = p.process(frame)
@@ -82,6 +92,26 @@ public final class ServeLoop: Service {
             try await gracefulShutdown()
             SDNotify.stopping()
             group.cancelAll()
+        }
+    }
+
+    /// One frame's work on the frame thread: counted (`percbridge_frame_thread_cpu_seconds_total`,
+    /// `percbridge_frame_overruns_total`), and every 10 s a line when frames overran the frame
+    /// period; when the thread took more than half a core, it gives up real-time scheduling
+    /// (docs/install.md, "When the frame thread falls behind").
+    private func account(_ nanoseconds: UInt64, period: Seconds, load: borrowing Mutex<FrameLoad>) {
+        let metrics = parts.metrics
+        metrics.frameThreadCPU.increment(by: Double(nanoseconds) / 1e9)
+        if Double(nanoseconds) > period * 1e9 { metrics.frameOverruns.increment() }
+        guard let r = load.withLock({ $0.frame(cpuNanoseconds: nanoseconds, period: period, at: MonotonicClock.now()) }) else { return }
+        let share = String(format: "%.0f%%", r.share * 100)
+        if r.overruns > 0 {
+            logger.warning("the frame thread fell behind: \(r.overruns) of \(r.frames) frames in the last \(Int(r.seconds.rounded())) s took longer than a frame period (\(String(format: "%.1f", period * 1000)) ms at rate_hz), the longest \(String(format: "%.1f", r.longestMs)) ms; it used \(share) of a core. Inputs wait for the next frame and the clock skips ticks rather than queueing them; counted in percbridge_frame_overruns_total",
+                           metadata: ["overruns": "\(r.overruns)", "frames": "\(r.frames)", "cpu_share": "\(r.share)"])
+        }
+        if r.tooBusy, ReceiveThreadPriority.demoteCurrentThread(as: .frameClock, reason: "it used \(share) of a core; demoted") {
+            logger.error("the frame thread used \(share) of a core over the last \(Int(r.seconds.rounded())) s (\(r.frames) frames); it runs at ordinary priority from now on so bluetoothd, the compositor and the apps keep their share. This is not normal: record a session (serve --record) and report it",
+                         metadata: ["cpu_share": "\(r.share)", "frames": "\(r.frames)"])
         }
     }
 

@@ -24,6 +24,10 @@ public final class ServiceMetrics: Sendable {
     /// TUIO datagrams the socket refused (buffer full, unreachable): dropped, never retried.
     let tuioSendErrors: CoreMetrics.Counter
     let inputErrors: CoreMetrics.Counter
+    /// CPU time of the frame thread (cut, step, outputs), and frames whose work took longer
+    /// than a frame period (`FrameLoad`).
+    let frameThreadCPU: CoreMetrics.FloatingPointCounter
+    let frameOverruns: CoreMetrics.Counter
     private let factory: PrometheusMetricsFactory
 
     init() {
@@ -48,9 +52,12 @@ public final class ServiceMetrics: Sendable {
         tuioPackets = Counter(label: "percbridge_tuio_packets_total", factory: factory)
         tuioSendErrors = Counter(label: "percbridge_tuio_send_errors_total", factory: factory)
         inputErrors = Counter(label: "percbridge_input_errors_total", factory: factory)
+        frameThreadCPU = FloatingPointCounter(label: "percbridge_frame_thread_cpu_seconds_total", factory: factory)
+        frameOverruns = Counter(label: "percbridge_frame_overruns_total", factory: factory)
+        frameThreadCPU.increment(by: 0.0)
         // Start every series at 0 so dashboards see them before the first event.
         for c in [frames, notifications, lostNotifications, checksConfirmed, checksRejected, checksInconclusive,
-                  recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors] { c.increment(by: 0) }
+                  recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors, frameOverruns] { c.increment(by: 0) }
         links.record(0)
         linksRegistered.record(0)
         appClients.record(0)

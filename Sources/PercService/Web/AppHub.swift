@@ -2,6 +2,7 @@
 import Foundation
 import MTKTangibles
 import Synchronization
+import PercSystem
 
 /// Receives validated app messages (the pipeline implements it). Returns an error to send
 /// back to that app, or nil.
@@ -65,18 +66,18 @@ public final class AppHub: Sendable {
     var clientCount: Int { clients.withLock { $0.count } }
     var connectedClients: [AppClient] { clients.withLock { Array($0.values) } }
     var overlayDrawingClients: Int { clients.withLock { $0.values.filter(\.drawsOverlay).count } }
-    private let drawingObserver = Mutex<(@Sendable (Bool) -> Void)?>(nil)
+    private let drawingObserver = CallbackSlot<Bool>()
 
     /// Calls `observer` now and whenever an app that draws the overlay (`hello` with
     /// `draws_overlay`) comes or the last one goes: true while at least one is connected.
     func observeDrawing(_ observer: @escaping @Sendable (Bool) -> Void) {
-        drawingObserver.withLock { $0 = observer }
+        drawingObserver.set(observer)
         observer(overlayDrawingClients > 0)
     }
 
     private func drawingMayHaveChanged() {
         let drawing = overlayDrawingClients > 0
-        drawingObserver.withLock { $0 }?(drawing)
+        drawingObserver(drawing)
     }
 
     func setSink(_ s: any AppMessageSink) { sink.withLock { $0 = s } }

@@ -165,4 +165,24 @@ import PercTestSupport
         }
         #expect(total == 120_000)
     }
+
+    @Test func aDeviceThatGoesAwayEndsItsContactsWhereTheyWere() {
+        // EvdevInputSource calls endAll when its device is unplugged or no longer read: no
+        // finger of a gone device may stay on the surface (issue 36).
+        var d = MTDecoder(device: Self.device, origin: Self.origin)
+        _ = run(&d, [
+            abs(EvdevCode.ABS_MT_SLOT, 0, 1), abs(EvdevCode.ABS_MT_TRACKING_ID, 7, 1), abs(EvdevCode.ABS_MT_POSITION_X, 100, 1), abs(EvdevCode.ABS_MT_POSITION_Y, 50, 1),
+            abs(EvdevCode.ABS_MT_SLOT, 2, 1), abs(EvdevCode.ABS_MT_TRACKING_ID, 9, 1), abs(EvdevCode.ABS_MT_POSITION_X, 300, 1), abs(EvdevCode.ABS_MT_POSITION_Y, 60, 1), syn(1),
+            abs(EvdevCode.ABS_MT_SLOT, 0, 2), abs(EvdevCode.ABS_MT_POSITION_X, 110, 2), syn(2),
+        ])
+        var out: [ContactUpdate] = []
+        d.endAll(time: 5, arrival: 5.001, into: &out)
+        #expect(out.map(\.phase) == [.end, .end])
+        #expect(out.map(\.contactID) == [7, 9])
+        #expect(out[0].position == Vec2(11, 5) && out[1].position == Vec2(30, 6))
+        #expect(out.allSatisfy { $0.time == 5 })
+        var again: [ContactUpdate] = []
+        d.endAll(time: 6, arrival: 6, into: &again)
+        #expect(again.isEmpty, "ended once")
+    }
 }

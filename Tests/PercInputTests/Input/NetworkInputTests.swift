@@ -147,4 +147,58 @@ final class Collected: Sendable {
         #expect(u.first { $0.contactID == 5 }?.position == Vec2(1, 2))
         #expect(tcp.badInput.count("bytes outside a JSON document") >= 1)
     }
+
+    @Test func aJSONConnectionThatClosesWithContactsDownEndsThem() async throws {
+        // A forwarder that dies with fingers down: its contacts must end, or they stay on the
+        // surface (and in every frame) for as long as serve runs (issue 36).
+        let tcp = JSONInputSource(transport: .tcp, host: "127.0.0.1", port: 0, surfaceSize: Self.surface)
+        let got = Collected()
+        let port = try await tcp.bind(sink: got.sink)
+        defer { Task { await tcp.close() } }
+        let script = """
+        import socket, sys, time, json
+        t = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        t.sendall(json.dumps({"Touches": [{"traceID": 7, "state": "beginning", "position": [10, 20]},
+                                          {"traceID": 8, "state": "beginning", "position": [30, 40]}]}).encode())
+        time.sleep(0.1)
+        t.sendall(json.dumps({"Touches": [{"traceID": 7, "state": "moving", "position": [12, 22]}]}).encode())
+        time.sleep(0.1)
+        t.close()
+        """
+        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(port)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let u = try await got.wait(for: 5)
+        #expect(u.map(\.phase) == [.begin, .begin, .move, .end, .end])
+        let ends = u.filter { $0.phase == .end }
+        #expect(ends.map(\.contactID) == [7, 8])
+        #expect(ends[0].position == Vec2(12, 22) && ends[1].position == Vec2(30, 40), "each ends where it was last")
+        #expect(Set(u.map(\.origin)).count == 1, "the ends belong to the connection's own origin")
+    }
+
+    @Test func udpJSONSendersAreBoundedAndTheLongestSilentIsForgotten() async throws {
+        // Every UDP sender (ip:port) has a decoder of its own; a flood of new source ports
+        // must not grow that table without bound. The one forgotten ends its contacts.
+        let udp = JSONInputSource(transport: .udp, host: "127.0.0.1", port: 0, surfaceSize: Self.surface)
+        let got = Collected()
+        let port = try await udp.bind(sink: got.sink)
+        defer { Task { await udp.close() } }
+        let n = JSONInputSource.maxSenders + 1
+        let script = """
+        import socket, sys, time, json
+        socks = []
+        for i in range(int(sys.argv[2])):
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.sendto(json.dumps({"type": "contacts", "contacts": [{"id": 1, "phase": "begin", "x": i + 1, "y": 2}]}).encode(),
+                     ("127.0.0.1", int(sys.argv[1])))
+            socks.append(s)
+            time.sleep(0.003)
+        """
+        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(port)", "\(n)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let u = try await got.wait(for: n + 1)
+        #expect(u.filter { $0.phase == .begin }.count == n)
+        let ended = u.filter { $0.phase == .end }
+        #expect(ended.count == 1 && ended.first?.position == Vec2(1, 2), "the first sender, the longest silent, was forgotten: \(ended)")
+        #expect(udp.badInput.count("too many JSON senders") == 1)
+    }
 }

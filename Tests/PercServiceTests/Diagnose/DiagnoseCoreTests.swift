@@ -63,4 +63,18 @@ import Testing
         light.light(SensorEvent(tangible: 1, kind: .light, value: 1, arrival: 13), settings: s)
         #expect(light.report().spontaneousFlips == 1)
     }
+
+    @Test func aSignedDistributionKeepsTheNewestSamplesOnly() throws {
+        // serve's live diagnostics add onsets with every placement for as long as it runs,
+        // and every /metrics scrape sorts them: the newest `capacity` are kept (issue 36).
+        var d = SignedDistribution()
+        let n = SignedDistribution.capacity * 3 + 17
+        for k in 0..<n { d.add(Double(k)) }
+        d.add(.nan)
+        #expect(d.count == SignedDistribution.capacity)
+        #expect(d.min == Double(n - SignedDistribution.capacity) && d.max == Double(n - 1))
+        let decoded = try JSONDecoder().decode(SignedDistribution.self, from: JSONEncoder().encode(d))
+        #expect(decoded.samples.sorted() == d.samples.sorted(), "the JSON holds the samples, as before")
+        #expect(SignedDistribution(Array(repeating: 1.0, count: n)).count == SignedDistribution.capacity)
+    }
 }

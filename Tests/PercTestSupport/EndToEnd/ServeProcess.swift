@@ -55,14 +55,15 @@ public final class ServeProcess: @unchecked Sendable {
         try self.init(dir: dir, config: setup.toml, arguments: arguments, logLevel: logLevel)
     }
 
-    /// `config` is the TOML body without `[http]` (added with a free port); `environment`
-    /// is added to the test's own.
+    /// `config` is the TOML body without `[http]` (added with a free port, and `http`'s
+    /// extra lines of that table); `environment` is added to the test's own.
     public init(dir: URL, config: String, arguments: [String] = [], logLevel: String = "info",
-                environment: [String: String] = [:]) throws {
+                environment: [String: String] = [:], http: [String] = []) throws {
         self.dir = dir
         httpPort = TUIOPeers.freeUDPPort()  // a free number; TCP on it is free as well here
         let configURL = dir.appendingPathComponent("percbridge.toml")
-        try (config + "\n[http]\nbind = \"127.0.0.1:\(httpPort)\"\n").write(to: configURL, atomically: true, encoding: .utf8)
+        try (config + "\n[http]\nbind = \"127.0.0.1:\(httpPort)\"\n" + http.map { $0 + "\n" }.joined())
+            .write(to: configURL, atomically: true, encoding: .utf8)
         logURL = dir.appendingPathComponent("serve.log")
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = CLI.binary
