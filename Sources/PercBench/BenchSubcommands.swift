@@ -10,4 +10,5 @@ let benchSubcommands: [any ParsableCommand.Type] = [
     NotifyBench.self,
     ServiceBench.self,
     PredictBench.self,
+    SoakBench.self,
 ]

@@ -1,4 +1,4 @@
-// `bench service`: app-protocol WebSocket clients on raw NIO TCP — readers that time each frame, and one that never reads.
+// `bench service` and `bench soak`: app-protocol WebSocket clients on raw NIO TCP — readers that time each frame (and may answer), and one that never reads.
 import Foundation
 import Histogram
 import MTKTangibles
@@ -23,14 +23,16 @@ final class BenchWSClients: Sendable {
     private let channels = Mutex<[any Channel]>([])
     private let measuring = Atomic<Bool>(false)
 
-    /// Connects `readers` reading clients and, if `stalled`, one that never reads.
-    static func connect(port: Int, readers: Int, stalled: Bool) async throws -> BenchWSClients {
+    /// Connects `readers` reading clients and, if `stalled`, one that never reads. With
+    /// `hello`, each reader sends that message once upgraded (e.g. to say it draws).
+    static func connect(port: Int, readers: Int, stalled: Bool, hello: String? = nil) async throws -> BenchWSClients {
         let clients = BenchWSClients()
+        let answer = hello.map(BenchWSReader.helloOnUpgrade)
         for i in 0..<readers {
             let ch = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(BenchWSReader(port: port) { event in
+                        try channel.pipeline.syncOperations.addHandler(BenchWSReader(port: port, answer: answer) { event in
                             clients.record(client: i, event)
                         })
                     }
@@ -74,7 +76,7 @@ final class BenchWSClients: Sendable {
         switch event {
         case .upgraded: stats.withLock { $0.upgraded += 1 }
         case .closed: stats.withLock { $0.closed += 1 }
-        case .pointers: break
+        case .pointers, .message: break
         case .frame(let frameTime, let received):
             guard measuring.load(ordering: .acquiring) else { return }
             stats.withLock { s in
@@ -88,22 +90,37 @@ final class BenchWSClients: Sendable {
 /// One reading WebSocket client: the upgrade, then server frames parsed from the byte stream.
 final class BenchWSReader: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
-    enum Event { case upgraded, closed, frame(time: Seconds, received: Seconds), pointers(received: Seconds, positions: [Vec2]) }
+    enum Event {
+        case upgraded, closed, frame(time: Seconds, received: Seconds), pointers(received: Seconds, positions: [Vec2])
+        /// A message other than `frame` (hello, overlay, pong, error): its type, and an overlay's id and patch count.
+        case message(type: String, overlay: UInt64?, patches: Int)
+    }
 
     private let port: Int
     private let decodePointers: Bool
+    private let answer: ((Event) -> [String])?
     private let onEvent: (Event) -> Void
     private var buffer = ByteBuffer()
     private var upgraded = false
 
-    /// With `decodePointers`, each `frame` is also decoded and its pointers' positions reported.
-    init(port: Int, decodePointers: Bool = false, onEvent: @escaping (Event) -> Void) {
-        self.port = port; self.decodePointers = decodePointers; self.onEvent = onEvent
+    /// With `decodePointers`, each `frame` is also decoded and its pointers' positions
+    /// reported. With `answer`, every other message is decoded too (`.message`), and the
+    /// texts `answer` returns for an event are sent back at once (an app's replies: hello,
+    /// presented).
+    init(port: Int, decodePointers: Bool = false, answer: ((Event) -> [String])? = nil, onEvent: @escaping (Event) -> Void) {
+        self.port = port; self.decodePointers = decodePointers; self.answer = answer; self.onEvent = onEvent
     }
 
     private struct PointerFrame: Decodable {
         struct Pointer: Decodable { var x: Double; var y: Double }
         var pointers: [Pointer]?
+    }
+
+    private struct OtherMessage: Decodable {
+        struct Patch: Decodable { var id: UInt64 }
+        var type: String
+        var overlay: UInt64?
+        var patches: [Patch]?
     }
 
     static func upgradeRequest(port: Int) -> String {
@@ -132,18 +149,65 @@ final class BenchWSReader: ChannelInboundHandler {
             guard head.hasPrefix("HTTP/1.1 101") else { context.close(promise: nil); return }
             buffer.moveReaderIndex(forwardBy: end.upperBound - view.startIndex)
             upgraded = true
-            onEvent(.upgraded)
+            emit(.upgraded, context: context)
         }
+        var wrote = false
         while let (opcode, payload) = nextFrame() {
             if opcode == 8 { context.close(promise: nil); return }
-            if opcode == 1, let t = Self.frameTime(payload) {
-                onEvent(.frame(time: t, received: received))
+            if opcode == 9 {
+                // serve pings every 30 s (hummingbird-websocket's auto-ping) and closes a
+                // client that does not answer, as a browser does, with a pong.
+                context.write(NIOAny(Self.clientFrame(opcode: 0xA, Array(payload), allocator: context.channel.allocator)), promise: nil)
+                wrote = true
+            }
+            guard opcode == 1 else { continue }
+            if let t = Self.frameTime(payload) {
+                emit(.frame(time: t, received: received), context: context)
                 if decodePointers, let f = try? JSONDecoder().decode(PointerFrame.self, from: Data(payload)) {
                     onEvent(.pointers(received: received, positions: (f.pointers ?? []).map { Vec2($0.x, $0.y) }))
                 }
+            } else if answer != nil, let m = try? JSONDecoder().decode(OtherMessage.self, from: Data(payload)) {
+                emit(.message(type: m.type, overlay: m.overlay, patches: m.patches?.count ?? 0), context: context)
             }
         }
         buffer.discardReadBytes()
+        if wrote || answer != nil { context.flush() }
+    }
+
+    /// Hands `event` on, and writes what `answer` replies (flushed at the end of the read).
+    private func emit(_ event: Event, context: ChannelHandlerContext) {
+        onEvent(event)
+        for text in answer?(event) ?? [] {
+            context.write(NIOAny(Self.clientFrame(opcode: 1, Array(text.utf8), allocator: context.channel.allocator)), promise: nil)
+        }
+    }
+
+    /// An `answer` that sends `hello` once upgraded and nothing else.
+    static func helloOnUpgrade(_ hello: String) -> @Sendable (Event) -> [String] {
+        { event in
+            guard case .upgraded = event else { return [] }
+            return [hello]
+        }
+    }
+
+    /// One frame from client to server (1: text, 0xA: pong): a client's frames must be
+    /// masked (RFC 6455 5.3).
+    static func clientFrame(opcode: UInt8, _ payload: [UInt8], allocator: ByteBufferAllocator) -> ByteBuffer {
+        var out = allocator.buffer(capacity: payload.count + 14)
+        out.writeInteger(0x80 | opcode)  // FIN
+        if payload.count < 126 {
+            out.writeInteger(UInt8(0x80 | payload.count))
+        } else if payload.count <= 0xFFFF {
+            out.writeInteger(UInt8(0x80 | 126))
+            out.writeInteger(UInt16(payload.count))
+        } else {
+            out.writeInteger(UInt8(0x80 | 127))
+            out.writeInteger(UInt64(payload.count))
+        }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        out.writeBytes(mask)
+        out.writeBytes(payload.enumerated().map { i, byte in byte ^ mask[i & 3] })
+        return out
     }
 
     /// The next complete server frame (opcode, payload), or nil until more bytes come.

@@ -42,14 +42,14 @@ struct BenchPhaseRunner {
         guard let http = await serve.httpPort(within: 30) else {
             throw BenchFailure("serve did not start within 30 s (\(phase.name)); its log:\n\(serve.log)")
         }
-        result.linksUp = try await waitForLinks(phase.percs, http: http, serve: serve)
+        result.linksUp = try await Self.waitForLinks(phase.percs, http: http, serve: serve, during: phase.name)
 
         let touches = phase.percs + phase.fingers > 0
             ? try await BenchTouchSender.start(port: tuioIn, fingers: phase.fingers, rateHz: rate) : nil
         if let touches {
             // Fingers first, older than the 200 ms time window, so they are no PERC's window traces.
             try await Task.sleep(for: .milliseconds(400))
-            try await place(addresses, touches: touches, control: control)
+            try await Self.place(addresses, touches: touches, control: control, watcher: watcher)
         }
         if percRate > 0, !addresses.isEmpty { try await control.startStreamAll(rate: percRate, count: 0) }
         var apps: BenchWSClients?
@@ -137,7 +137,7 @@ struct BenchPhaseRunner {
     }
 
     /// Waits until serve reports `count` PERC links up; returns how many were.
-    private func waitForLinks(_ count: Int, http: Int, serve: BenchServeChild) async throws -> Int {
+    static func waitForLinks(_ count: Int, http: Int, serve: BenchServeChild, during what: String) async throws -> Int {
         let deadline = MonotonicClock.now() + 30
         var up = 0
         repeat {
@@ -145,13 +145,14 @@ struct BenchPhaseRunner {
             if up >= count { return up }
             try await Task.sleep(for: .milliseconds(100))
         } while MonotonicClock.now() < deadline && serve.isRunning
-        throw BenchFailure("only \(up) of \(count) PERC links came up within 30 s (\(phase.name)); serve's log:\n\(serve.log)")
+        throw BenchFailure("only \(up) of \(count) PERC links came up within 30 s (\(what)); serve's log:\n\(serve.log)")
     }
 
     /// Puts each PERC on the surface in turn: markers down, then field on a few frames later
     /// (the engine takes a single new triple in the time window as a guess), then a pause
     /// longer than the 200 ms window so the next PERC's window is its own.
-    private func place(_ addresses: [String], touches: BenchTouchSender, control: BlueZEmulatorControl) async throws {
+    static func place(_ addresses: [String], touches: BenchTouchSender, control: BlueZEmulatorControl,
+                      watcher: BenchTUIOWatcher) async throws {
         for (k, address) in addresses.enumerated() {
             touches.place(perc: k)
             try await Task.sleep(for: .milliseconds(40))

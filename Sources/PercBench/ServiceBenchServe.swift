@@ -27,6 +27,9 @@ final class BenchServeChild: @unchecked Sendable {
         var maxBurst = 4
         /// Run serve under umockdev-run with this fake touchscreen as an evdev input.
         var evdev: UmockdevTouchscreen? = nil
+        /// `[control] bus`: the control API on this bus (the emulator's private one). nil
+        /// leaves `[control]` at its default, the system bus, where serve may not own the name.
+        var controlBus: String? = nil
     }
 
     let dir: URL
@@ -46,9 +49,10 @@ final class BenchServeChild: @unchecked Sendable {
             _ = try registry.add(.standardPerc(id: 0, name: "bench-\(i + 1)", address: address))
         }
         try RegistryStore(path: registryPath).save(registry)
-        // No app reports presented frames here; one TUIO 1.1 datagram per frame (the receiver
-        // takes 64 KiB). `rate_hz` is the fixed clock's tick rate, and the event clock's timer
-        // while time alone changes the engine.
+        // Presented reports do not cut frames (`follow_presented = false`): the clock's own rate
+        // is what is measured, also when an app draws (bench soak). One TUIO 1.1 datagram per
+        // frame (the receiver takes 64 KiB). `rate_hz` is the fixed clock's tick rate, and the
+        // event clock's timer while time alone changes the engine.
         let config = """
             [surface]
             width_mm = \(BenchLayout.surface.x)
@@ -74,6 +78,7 @@ final class BenchServeChild: @unchecked Sendable {
             max_backoff_s = 1
             [registry]
             path = "\(registryPath)"
+            \(setup.controlBus.map { "[control]\nenabled = true\nbus = \"\($0)\"" } ?? "")
             """
         let configPath = dir.appendingPathComponent("percbridge.toml").path
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)

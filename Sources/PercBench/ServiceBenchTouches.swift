@@ -51,13 +51,25 @@ final class BenchTouchSender: Sendable {
         return sender
     }
 
-    /// Puts PERC `k`'s three markers down (new touches with new session ids).
-    func place(perc k: Int) {
+    /// Puts PERC `k`'s three markers down (new touches with new session ids), `offset` mm
+    /// from its place in the layout.
+    func place(perc k: Int, at offset: Vec2 = .zero) {
         state.withLock { s in
             s.placed[k] = BenchLayout.markers(ofPerc: k).map { p in
                 defer { s.nextSession += 1 }
-                return (s.nextSession, p)
+                return (s.nextSession, p + offset)
             }
+        }
+    }
+
+    /// Slides a placed PERC `k` to `offset` mm from its place in the layout: the same touches
+    /// at new positions, as a PERC moved on the surface. False (nothing moved) while it is lifted.
+    @discardableResult
+    func move(perc k: Int, to offset: Vec2) -> Bool {
+        state.withLock { s in
+            guard let touches = s.placed[k] else { return false }
+            s.placed[k] = zip(touches, BenchLayout.markers(ofPerc: k)).map { touch, home in (touch.0, home + offset) }
+            return true
         }
     }
 
