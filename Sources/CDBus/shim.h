@@ -12,4 +12,8 @@
 #include <sys/epoll.h>
 // bench engine --memory reads the heap in use (Glibc's Swift module leaves out malloc.h).
 #include <malloc.h>
+// Threads name themselves (Glibc's Swift module leaves out the GNU pthread_setname_np, and
+// Foundation's Thread.name set before start() never reached the kernel).
+#include <sys/prctl.h>
+static inline int percbridge_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 #endif

@@ -43,10 +43,10 @@ final class BenchTouchSender: Sendable {
         sender.state.withLock { $0.fingers = fingers }
         sender.running.store(true, ordering: .releasing)
         let thread = Thread { [sender] in
+            ThreadName.setCurrent("bench-touches")
             sender.loop()
             sender.done.signal()
         }
-        thread.name = "bench-touches"
         thread.start()
         return sender
     }

@@ -24,6 +24,7 @@ struct SoakReport {
         var frameThreadMicros: Double { median(\.frameThreadMicros) }
         var processMicros: Double { median(\.processMicros) }
         var rssMiB: Double { median(\.rssMiB) }
+        var heapMiB: Double { median(\.heapMiB) }
 
         private func median(_ figure: KeyPath<SoakWindow, Double>) -> Double {
             let v = windows.map { $0[keyPath: figure] }.sorted()
@@ -85,20 +86,21 @@ struct SoakReport {
 
     static func header() -> String {
         pad("window", 22) + lpad("frames", 10) + lpad("frames/s", 10) + lpad("frame thread µs/frame", 23) + lpad("process µs/frame", 18)
-            + lpad("RSS MiB", 9) + lpad("links", 7) + lpad("apps", 6) + lpad("tangibles", 11) + "  churn in the window"
+            + lpad("RSS MiB", 9) + lpad("heap MiB", 10) + lpad("links", 7) + lpad("apps", 6) + lpad("tangibles", 11) + "  churn in the window"
     }
 
     /// One window: frames of the soak so far, its rate, what a frame cost, RSS at its end.
     static func line(_ w: SoakWindow, percs: Int) -> String {
         pad(w.label, 22) + lpad(n(w.lastFrame), 10) + lpad(f(w.framesPerSecond), 10) + lpad(f(w.frameThreadMicros), 23)
-            + lpad(f(w.processMicros), 18) + lpad(f(w.rssMiB), 9) + lpad("\(w.to.linksUp)/\(percs)", 7) + lpad("\(w.to.apps)", 6)
+            + lpad(f(w.processMicros), 18) + lpad(f(w.rssMiB), 9) + lpad(f(w.heapMiB), 10) + lpad("\(w.to.linksUp)/\(percs)", 7) + lpad("\(w.to.apps)", 6)
             + lpad("\(f(w.tuio.meanObjects))/\(percs)", 11) + "  " + w.churn.summary
     }
 
     static let legend = """
         frames: the soak's frames so far (serve's percbridge_frames_total from the moment all the churn ran); frame thread: \
         CPU time of serve's frame clock thread per frame (/proc/<pid>/task/<tid>/stat); process: all of serve's \
-        threads; RSS: VmRSS at the window's end; links, apps: serve's /metrics at the window's end; tangibles: mean alive \
+        threads; RSS: VmRSS at the window's end; heap: serve's percbridge_heap_bytes_in_use (what malloc handed out and did \
+        not get back: RSS growing without it is the allocator's, not serve's); links, apps: serve's /metrics at the window's end; tangibles: mean alive \
         in serve's TUIO output / PERCs.
         """
 
@@ -112,6 +114,8 @@ struct SoakReport {
             Swift.print(pad("process CPU µs/frame", 34) + lpad(f(start.processMicros), 10) + lpad(f(end.processMicros), 10)
                         + lpad(x(ratios.process), 11))
             Swift.print(pad("RSS MiB", 34) + lpad(f(start.rssMiB), 10) + lpad(f(end.rssMiB), 10) + lpad(x(ratios.rss), 11))
+            Swift.print(pad("heap in use MiB", 34) + lpad(f(start.heapMiB), 10) + lpad(f(end.heapMiB), 10)
+                        + lpad(x(start.heapMiB > 0 ? end.heapMiB / start.heapMiB : .nan), 11))
         }
         if let w = outcome.windows.last {
             Swift.print("\(n(w.lastFrame)) frames in \(f(outcome.seconds, 0)) s; serve: \(outcome.serveExit)")
@@ -135,7 +139,7 @@ struct SoakReport {
         func window(_ w: SoakWindow) -> [String: Any] {
             ["window": w.number, "warmup": w.isWarmup, "cut_short": w.cutShort, "first_frame": w.firstFrame, "last_frame": w.lastFrame,
              "frames": w.frames, "seconds": w.seconds, "frames_per_second": w.framesPerSecond,
-             "frame_thread_us_per_frame": w.frameThreadMicros, "process_us_per_frame": w.processMicros, "rss_mib": w.rssMiB,
+             "frame_thread_us_per_frame": w.frameThreadMicros, "process_us_per_frame": w.processMicros, "rss_mib": w.rssMiB, "heap_mib": w.heapMiB,
              "links_up": w.to.linksUp, "apps_connected": w.to.apps, "mean_tangibles": w.tuio.meanObjects,
              "tuio_frames": w.tuio.frames, "tuio_gaps": w.tuio.gaps, "churn": w.churn.counts]
         }
@@ -149,7 +153,7 @@ struct SoakReport {
         ]
         func span(_ sp: Span) -> [String: Any] {
             ["windows": sp.windows.map(\.number), "first_frame": sp.windows.first!.firstFrame, "last_frame": sp.windows.last!.lastFrame,
-             "frame_thread_us_per_frame": sp.frameThreadMicros, "process_us_per_frame": sp.processMicros, "rss_mib": sp.rssMiB]
+             "frame_thread_us_per_frame": sp.frameThreadMicros, "process_us_per_frame": sp.processMicros, "rss_mib": sp.rssMiB, "heap_mib": sp.heapMiB]
         }
         if let start, let end, let ratios {
             out["start"] = span(start)

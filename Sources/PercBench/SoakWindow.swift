@@ -60,6 +60,8 @@ struct SoakSample: Sendable {
     var frameThreadCPU: Double
     var processCPU: Double
     var rssKiB: Int
+    /// serve's `percbridge_heap_bytes_in_use` (0 from a serve without it).
+    var heapBytes: Double
     var linksUp: Int
     var apps: Int
     var churn: SoakChurn
@@ -71,7 +73,7 @@ struct SoakSample: Sendable {
               let thread = BenchProc.cpuSeconds(pid, thread: frameThread), let process = BenchProc.cpuSeconds(pid),
               let rss = BenchProc.rssKiB(pid) else { return nil }
         return SoakSample(time: MonotonicClock.now(), frames: Int(frames), frameThreadCPU: thread, processCPU: process, rssKiB: rss,
-                          linksUp: Int(metrics["percbridge_links_connected"] ?? 0), apps: Int(metrics["percbridge_app_clients"] ?? 0),
+                          heapBytes: metrics["percbridge_heap_bytes_in_use"] ?? 0, linksUp: Int(metrics["percbridge_links_connected"] ?? 0), apps: Int(metrics["percbridge_app_clients"] ?? 0),
                           churn: churn)
     }
 }
@@ -102,6 +104,7 @@ struct SoakWindow: Sendable {
     /// CPU time of the whole serve process per frame, µs.
     var processMicros: Double { perFrame(to.processCPU - from.processCPU) }
     var rssMiB: Double { Double(to.rssKiB) / 1024 }
+    var heapMiB: Double { to.heapBytes / 1_048_576 }
     var churn: SoakChurn { to.churn - from.churn }
 
     private func perFrame(_ seconds: Double) -> Double { frames > 0 ? seconds / Double(frames) * 1e6 : 0 }

@@ -48,6 +48,7 @@ public final class EvdevInputSource: InputSource {
             try await withCheckedThrowingContinuation { (cont: CheckedContinuation<Void, any Error>) in
                 done.withLock { $0 = cont }
                 let thread = Thread { [self] in
+                    ThreadName.setCurrent("pb-evdev")
                     ReceiveThreadPriority.promoteCurrentThread(as: .touchInput)
                     var decoder = initial // owned by this thread only
                     var lastEvent = MonotonicClock.now()
@@ -85,7 +86,6 @@ public final class EvdevInputSource: InputSource {
                     let c = done.withLock { c -> CheckedContinuation<Void, any Error>? in defer { c = nil }; return c }
                     if let result { c?.resume(throwing: result) } else { c?.resume() }
                 }
-                thread.name = "percbridge-evdev"
                 thread.start()
             }
         } onCancel: {

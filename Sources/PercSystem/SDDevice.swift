@@ -102,10 +102,10 @@ public final class TouchscreenMonitor: @unchecked Sendable {
     public func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let t = Thread { [self] in
+            ThreadName.setCurrent("pb-udev-monitor")
             while !stopFlag.load(ordering: .acquiring) { _ = sd_event_run(event, 200_000) }
             finished.signal()
         }
-        t.name = "percbridge-udev-monitor"
         t.start()
     }
 

@@ -54,6 +54,7 @@ public final class FrameTicker: Sendable {
         schedule.withLock { $0.start(at: MonotonicClock.now()) }
         let promoted = DispatchSemaphore(value: 0)
         let t = Thread { [self] in
+            ThreadName.setCurrent("pb-frame-clock")
             // Real-time when allowed (ReceiveThreadPriority): an input's frame must not wait
             // for a core behind ordinary work. Its work per frame is bounded (the engine's
             // tables, the outputs' queues) and at most `max_rate_hz` frames run a second.
@@ -62,7 +63,6 @@ public final class FrameTicker: Sendable {
             run(onTick)
             done.signal()
         }
-        t.name = "percbridge-frame-clock"
         t.qualityOfService = .userInteractive
         t.start()
         promoted.wait()  // so `ReceiveThreadPriority.status(of: .frameClock)` is known on return

@@ -14,13 +14,19 @@ struct LinkAccumulator: Sendable {
     /// Device time unwrapped (µs), and the last raw value.
     private var wraps: UInt64 = 0
     private var lastDeviceTime: UInt32?
-    /// (arrival, arrival − device time) pairs, seconds; bounded for long live runs.
-    private var offsets: [(Double, Double)] = []
-    static let maxOffsets = 200_000
+    /// (arrival, arrival − device time) pairs, seconds, of the newest notifications: the
+    /// latency figures. Bounded, so a service running for weeks holds and sorts no more per
+    /// scrape than after 41 s at 100 Hz (issue 36: it kept up to 200,000, 3.2 MB a PERC).
+    private var recent = OffsetRing(capacity: 4096)
+    /// The lower envelope of all offsets since the first (the smallest of each time bucket,
+    /// buckets widened as the run grows): the drift over the whole run, in bounded memory.
+    private var envelope = OffsetEnvelope()
     /// Drift needs a long enough run for latency noise (tens of ms) to stay below ~100 ppm.
     static let minDriftSpan: Seconds = 60
 
     var isUp: Bool { upSince != nil }
+    /// What the offsets hold now (for the memory bound's tests).
+    var memoryFigures: (recent: Int, buckets: Int) { (recent.values.count, envelope.points.count) }
 
     /// For a sequenced notification: the previous one's arrival when some were lost in between.
     private(set) var lostSince: Seconds?
@@ -78,8 +84,8 @@ struct LinkAccumulator: Sendable {
         if let last = lastDeviceTime, dt < last, last - dt > UInt32.max / 2 { wraps += 1 }
         lastDeviceTime = dt
         let device = Double(wraps << 32 | UInt64(dt)) / 1e6
-        offsets.append((arrival, arrival - device))
-        if offsets.count > Self.maxOffsets { offsets.removeFirst(offsets.count / 2) }
+        recent.append((arrival, arrival - device))
+        envelope.add(arrival, arrival - device)
     }
 
     /// The figures as of `now` (an open connection counts up to `now`).
@@ -92,28 +98,28 @@ struct LinkAccumulator: Sendable {
             f.lost = lost
             f.lossRate = received + lost > 0 ? Double(lost) / Double(received + lost) : nil
         }
-        if offsets.count >= 2 {
+        if envelope.count >= 2, let first = envelope.first, let last = envelope.last {
             // Drift from the lower envelope (the fastest notification of each tenth of the
             // run): latency noise averages out of the minima, not out of all samples.
-            let span = offsets.last!.0 - offsets.first!.0
+            let span = last - first
             var slope = 0.0
-            if span >= Self.minDriftSpan && offsets.count >= 20 {
+            if span >= Self.minDriftSpan && envelope.count >= 20 {
                 let bins = 10
                 var minima: [(Double, Double)?] = Array(repeating: nil, count: bins)
-                for (t, o) in offsets {
-                    let i = min(bins - 1, Int((t - offsets.first!.0) / span * Double(bins)))
+                for (t, o) in envelope.points {
+                    let i = min(bins - 1, Int((t - first) / span * Double(bins)))
                     if minima[i].map({ o < $0.1 }) ?? true { minima[i] = (t, o) }
                 }
                 slope = Self.fitLine(minima.compactMap { $0 }).slope
                 f.clockDriftPPM = slope * 1e6
             }
-            let residuals = offsets.map { $0.1 - slope * ($0.0 - offsets.first!.0) }
+            let residuals = recent.values.map { $0.1 - slope * ($0.0 - first) }
             let fastest = residuals.min() ?? 0
             var h = LatencyFigures.histogram()
             for r in residuals { _ = h.record(UInt64(max(0, (r - fastest) * 1e6).rounded())) }
             f.latencyAboveFastest = LatencyFigures(h)
         }
-        if !sawSequence || offsets.isEmpty {
+        if !sawSequence || envelope.count == 0 {
             switch profile {
             case .mtkSerial?, .nordicUART?:
                 f.note = "the \(profile!.rawValue) profile has no sequence numbers or device time: loss, latency and drift cannot be measured"
@@ -136,3 +142,67 @@ struct LinkAccumulator: Sendable {
         return (slope, y0 + b - slope * x0)
     }
 }
+
+/// The newest `capacity` (arrival, offset) pairs.
+struct OffsetRing: Sendable {
+    let capacity: Int
+    private var items: [(Double, Double)] = []
+    private var next = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    mutating func append(_ item: (Double, Double)) {
+        if items.count < capacity { items.append(item); return }
+        items[next] = item
+        next = (next + 1) % capacity
+    }
+
+    /// In no particular order (the figures drawn from them do not need one).
+    var values: [(Double, Double)] { items }
+}
+
+/// The smallest offset of each time bucket since the first sample; when there would be more
+/// than `maxBuckets`, the buckets double in width (pairs merged, the smaller kept). Drift over
+/// hours needs only the envelope's shape, not every sample.
+struct OffsetEnvelope: Sendable {
+    static let maxBuckets = 2048
+    private var width: Double = 1
+    private(set) var first: Double?
+    private(set) var last: Double?
+    /// Samples seen, and (bucket index, arrival, offset) of each bucket's smallest offset.
+    private(set) var count = 0
+    private var buckets: [(index: Int, t: Double, o: Double)] = []
+
+    var points: [(Double, Double)] { buckets.map { ($0.t, $0.o) } }
+
+    mutating func add(_ t: Double, _ o: Double) {
+        guard t.isFinite, o.isFinite else { return }
+        let origin = first ?? t
+        first = origin
+        last = max(last ?? t, t)
+        count += 1
+        let index = Int(((t - origin) / width).rounded(.down))
+        if let b = buckets.last, b.index == index {
+            if o < b.o { buckets[buckets.count - 1] = (index, t, o) }
+        } else {
+            buckets.append((index, t, o))
+        }
+        if buckets.count > Self.maxBuckets { widen() }
+    }
+
+    private mutating func widen() {
+        width *= 2
+        var merged: [(index: Int, t: Double, o: Double)] = []
+        merged.reserveCapacity(buckets.count / 2 + 1)
+        for b in buckets {
+            let index = b.index / 2
+            if let m = merged.last, m.index == index {
+                if b.o < m.o { merged[merged.count - 1] = (index, b.t, b.o) }
+            } else {
+                merged.append((index, b.t, b.o))
+            }
+        }
+        buckets = merged
+    }
+}
+

@@ -28,6 +28,9 @@ public final class ServiceMetrics: Sendable {
     /// than a frame period (`FrameLoad`).
     let frameThreadCPU: CoreMetrics.FloatingPointCounter
     let frameOverruns: CoreMetrics.Counter
+    /// Bytes malloc has handed out and not had back (glibc mallinfo2), read at each scrape:
+    /// beside the RSS, it tells memory the service holds from memory the allocator keeps.
+    let heapInUse: CoreMetrics.Gauge
     private let factory: PrometheusMetricsFactory
 
     init() {
@@ -55,6 +58,7 @@ public final class ServiceMetrics: Sendable {
         frameThreadCPU = FloatingPointCounter(label: "percbridge_frame_thread_cpu_seconds_total", factory: factory)
         frameOverruns = Counter(label: "percbridge_frame_overruns_total", factory: factory)
         frameThreadCPU.increment(by: 0.0)
+        heapInUse = Gauge(label: "percbridge_heap_bytes_in_use", factory: factory)
         // Start every series at 0 so dashboards see them before the first event.
         for c in [frames, notifications, lostNotifications, checksConfirmed, checksRejected, checksInconclusive,
                   recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors, frameOverruns] { c.increment(by: 0) }

@@ -61,6 +61,7 @@ enum WebServer {
         }
         router.get("/metrics") { _, _ in
             metrics.appClients.record(hub.clientCount)
+            metrics.heapInUse.record(HeapUsage.bytesInUse())
             _ = diagnostics?.report()  // sets the diagnosis gauges
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))

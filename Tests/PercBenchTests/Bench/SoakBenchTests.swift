@@ -72,7 +72,7 @@ import PercTestSupport
 
     /// A made-up run whose frame thread costs `micros` µs per frame in each window.
     func outcome(_ micros: [Double], rssMiB: [Double]) -> SoakOutcome {
-        var samples = [SoakSample(time: 0, frames: 0, frameThreadCPU: 0, processCPU: 0, rssKiB: 1, linksUp: 4, apps: 40, churn: SoakChurn())]
+        var samples = [SoakSample(time: 0, frames: 0, frameThreadCPU: 0, processCPU: 0, rssKiB: 1, heapBytes: 0, linksUp: 4, apps: 40, churn: SoakChurn())]
         for (i, m) in micros.enumerated() {
             var s = samples.last!
             s.time += 10

@@ -9,13 +9,6 @@ import PercTestSupport
 /// traces for as long as `serve` ran — in every frame, every TUIO bundle and every app's
 /// frame, costing more each time one went away.
 @Suite(.serialized) struct GoneSenderTests {
-    static func pointers(_ serve: ServeProcess) async throws -> Int? {
-        let lines = try await WSProbe.runAsync(["port": serve.httpPort, "path": "/api/state", "plain": true])
-        guard let body = lines.dropFirst().first(where: { $0.hasPrefix("{") }),
-              let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
-        return (json["pointers"] as? [Any])?.count
-    }
-
     @Test func contactsOfAnAppOrAForwarderThatWentAwayEnd() async throws {
         let tmp = try TempDir("pb-gone-sender")
         try RegistryStore(path: tmp.path("tangibles.json")).save(TangibleRegistry())
@@ -45,7 +38,7 @@ import PercTestSupport
         ]])
         let frames = WSProbe.messages(app).filter { $0["type"] as? String == "frame" }
         #expect(frames.contains { ($0["pointers"] as? [Any])?.count == 2 }, "the app's two fingers were on the surface: \(frames.suffix(2))")
-        #expect(await eventually(5) { (try? await Self.pointers(serve)) == 0 }, "they end when the app goes")
+        #expect(await eventually(5) { (try? await serve.pointers()) == 0 }, "they end when the app goes")
         #expect(await serve.waitForLog("app went away with 2 contacts down"), "\(serve.log)")
 
         // A JSON forwarder (the MTK feed over TCP) does the same and closes its connection.
@@ -59,10 +52,10 @@ import PercTestSupport
         t.close()
         """
         let forwarder = Task { try await Helper.runAsync(Helper.python, ["-c", script, "\(jsonPort)"]) }
-        #expect(await eventually(5) { (try? await Self.pointers(serve)) == 1 }, "the forwarder's finger is down")
+        #expect(await eventually(5) { (try? await serve.pointers()) == 1 }, "the forwarder's finger is down")
         let r = try await forwarder.value
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(await eventually(5) { (try? await Self.pointers(serve)) == 0 }, "and ends when its connection closes")
+        #expect(await eventually(5) { (try? await serve.pointers()) == 0 }, "and ends when its connection closes")
         // The frame thread's own CPU time is counted (FrameLoad; docs/install.md).
         #expect(try await serve.metric("percbridge_frame_thread_cpu_seconds_total") ?? 0 > 0)
         #expect(try await serve.metric("percbridge_frame_overruns_total") != nil)

@@ -41,13 +41,6 @@ else:
 print("sent", flush=True)
 """#
 
-    static func pointers(_ serve: ServeProcess) async throws -> Int? {
-        let lines = try await WSProbe.runAsync(["port": serve.httpPort, "path": "/api/state", "plain": true])
-        guard let body = lines.dropFirst().first(where: { $0.hasPrefix("{") }),
-              let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
-        return (json["pointers"] as? [Any])?.count
-    }
-
     @Test func aFloodOfSourcesAndCursorsIsCappedExpiresAndFramesKeepComing() async throws {
         let tmp = try TempDir("pb-hostile-tuio")
         try RegistryStore(path: tmp.path("tangibles.json")).save(TangibleRegistry())
@@ -80,14 +73,14 @@ print("sent", flush=True)
         steady.standardOutput = FileHandle.nullDevice
         try steady.run()
         defer { if steady.isRunning { kill(steady.processIdentifier, SIGKILL) } }
-        #expect(await eventually(5) { (try? await Self.pointers(serve)) == 1 })
+        #expect(await eventually(5) { (try? await serve.pointers()) == 1 })
 
         // 1 steady + 600 of "big" (200 kept: max_traces_per_source) + 2,000 crashed sources of
         // 1 cursor each (62 kept: max_sources 64; of their cursors 55 kept: max_traces 256).
         let floodStart = Date()
         let flood = try await Helper.runAsync(WSProbe.python, [script.path, "flood", String(tuioIn), "2000", "600"])
         #expect(flood.stdout.contains("sent"), "\(flood.stderr)")
-        #expect(await eventually(3) { (try? await Self.pointers(serve)) == 256 }, "max_traces: 256 traces in all")
+        #expect(await eventually(3) { (try? await serve.pointers()) == 256 }, "max_traces: 256 traces in all")
         func dropped(_ reason: String) async throws -> Double {
             try await serve.metric("percbridge_input_dropped_total{reason=\"\(reason)\"}") ?? 0
         }
@@ -106,11 +99,11 @@ print("sent", flush=True)
 
         // The crashed sources and "big" go silent: after source_timeout_s (5 s here, so the
         // flood is over before its first sources expire) their cursors end.
-        #expect(await eventually(10) { (try? await Self.pointers(serve)) == 1 }, "only the steady tracker's cursor is left")
+        #expect(await eventually(10) { (try? await serve.pointers()) == 1 }, "only the steady tracker's cursor is left")
         #expect(try await dropped("tuio_source_timeout") == 63)
         // A source slot freed is taken again.
         _ = try await Helper.runAsync(WSProbe.python, [script.path, "flood", String(tuioIn), "3", "2"])
-        #expect(await eventually(3) { (try? await Self.pointers(serve)) == 1 + 2 + 3 })
+        #expect(await eventually(3) { (try? await serve.pointers()) == 1 + 2 + 3 })
         let log = serve.log
         #expect(log.contains("input dropped by a bound") && log.contains("tuio_max_sources"), "\(log.suffix(2000))")
         let lines = log.components(separatedBy: "input dropped by a bound").count - 1

@@ -91,6 +91,14 @@ public final class ServeProcess: @unchecked Sendable {
         return lines.first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
+    /// How many pointers (touches no tangible holds) the latest frame has, read over HTTP (`/api/state`).
+    public func pointers() async throws -> Int? {
+        let lines = try await WSProbe.runAsync(["port": httpPort, "path": "/api/state", "plain": true])
+        guard let body = lines.dropFirst().first(where: { $0.hasPrefix("{") }),
+              let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return nil }
+        return (json["pointers"] as? [Any])?.count
+    }
+
     /// SIGTERM, then the exit status (SIGKILL after `seconds`).
     public func terminate(seconds: Double = 15) async throws -> Int32 {
         guard process.isRunning else { return process.terminationStatus }
