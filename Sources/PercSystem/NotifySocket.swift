@@ -6,7 +6,7 @@ import Synchronization
 
 /// The reader of every acquired notification socket of the process.
 ///
-/// One dedicated thread (`percbridge-notify`) waits in `epoll_wait` on all sockets; each
+/// One dedicated thread (`pb-notify`) waits in `epoll_wait` on all sockets; each
 /// readable socket is drained at once, every datagram stamped with CLOCK_MONOTONIC right
 /// after its `recv` and handed to the socket's handler on that thread. Nothing is
 /// allocated per wake-up (the epoll event array and the receive buffer are made once);
@@ -49,8 +49,10 @@ public final class NotifySocket: Sendable {
         event.events = EPOLLIN.rawValue
         event.data.u64 = 0
         _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
-        let thread = Thread { [self] in self.loop() }
-        thread.name = "percbridge-notify"
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("pb-notify")
+            self.loop()
+        }
         thread.start()
     }
 

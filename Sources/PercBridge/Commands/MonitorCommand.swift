@@ -97,6 +97,8 @@ struct MonitorCommand: AsyncParsableCommand {
                 group.cancelAll()
             }
         }
+        // Every line queued so far goes out before the summaries.
+        output.finish()
         for link in links {
             let s = link.stats
             let summary = Summary(address: link.configuration.address, notifications: s.notifications, events: s.events,

@@ -1,123 +1,133 @@
-// What `percbridge monitor` prints for each event and status change (text or JSON lines).
+// Hands monitor's events and status changes to one writer thread, which prints them as they come.
+import Dispatch
 import Foundation
+import Glibc
 import MTKTangibles
 import Synchronization
 import PercSystem
 import PercBlueZ
 
-/// Formats monitor output; called from the links' threads, prints one whole line at a time.
+/// The output of `percbridge monitor`: the links' threads hand over, one thread writes.
+///
+/// `event` and `status` are called on the threads that receive notifications (the
+/// AcquireNotify reader, real-time, which serves every PERC; the D-Bus loop for StartNotify,
+/// which also carries every BlueZ signal). They only queue what happened (and read the
+/// wall clock); they never format and never write. Before, they wrote to stdout themselves:
+/// a reader that paused (a terminal scrolled back, a pipe not drained) filled the pipe, the
+/// write blocked, and with it the receiving of every PERC — notifications then got their
+/// `arrival` stamp when the reader came back, and on StartNotify the link handling stalled.
+///
+/// The writer thread wakes as soon as something is queued, formats everything queued since
+/// its last round and writes it with one `write`: one line at a time while it keeps up, a
+/// whole burst at once when several PERCs notify together.
+/// Nothing waits for a buffer to fill or for a timer. When stdout is not read at all the
+/// queue stops at `maxQueued` items; what comes after is counted and reported on stderr.
 final class MonitorOutput: Sendable {
-    struct Line: Codable {
-        var time: String
-        var arrival: Double
-        var address: String
-        var profile: String?
-        var kind: String
-        var value: Int?
-        var seq: Int?
-        var deviceTime: UInt32?
-        var latencyMs: Double?
-        var jitterMs: Double?
-        var lost: Int?
-        var status: String?
+    /// About 20 s of 32 PERCs × 100 Hz.
+    static let maxQueued = 65_536
 
-        enum CodingKeys: String, CodingKey {
-            case time, arrival, address, profile, kind, value, seq, lost, status
-            case deviceTime = "device_time_us"
-            case latencyMs = "latency_ms"
-            case jitterMs = "jitter_ms"
-        }
+    private struct Queue {
+        var items: [MonitorFormatter.Item] = []
+        var dropped = 0
+        var finishing = false
     }
 
-    private struct PerPerc {
-        var address: String
-        var profile: String?
-        var clock = DeviceClockLatency()
-        var reportedLost = 0
-        var latencies: [Double] = []
-    }
-
-    let json: Bool
-    private let percs: Mutex<[TangibleID: PerPerc]>
-    private let lock = Mutex(())
+    private let queue = Mutex(Queue())
+    /// Signalled when the queue goes from empty to not empty, and to finish.
+    private let wake = DispatchSemaphore(value: 0)
+    private let ended = DispatchSemaphore(value: 0)
 
     init(addresses: [String], json: Bool) {
-        self.json = json
-        var map: [TangibleID: PerPerc] = [:]
-        for (i, a) in addresses.enumerated() { map[i + 1] = PerPerc(address: a) }
-        percs = Mutex(map)
-    }
-
-    /// ISO 8601 UTC with milliseconds. Formatted from the clock by hand: a Foundation date
-    /// formatter made per line cost more than the line (monitor fell behind at 10 PERCs × 100 Hz).
-    static func wallClock() -> String {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        var t = ts.tv_sec
-        var tm = tm()
-        gmtime_r(&t, &tm)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
-                      Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), Int(ts.tv_nsec / 1_000_000))
-    }
-
-    func status(tangible: TangibleID, _ status: PercLinkStatus) {
-        let (address, profile) = percs.withLock { m -> (String, String?) in
-            if case .connected(let p, _) = status { m[tangible]?.profile = p }
-            return (m[tangible]?.address ?? "?", m[tangible]?.profile)
+        let formatter = MonitorFormatter(addresses: addresses, json: json)
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("pb-monitor-out")
+            // Real-time like the AcquireNotify reader whose events it prints (when allowed), so
+            // that on a busy machine a line waits for a core once (its reader's) rather than
+            // twice. Its work per line is small and bounded, and it sleeps in `write` while
+            // the reader does not read.
+            ReceiveThreadPriority.promoteCurrentThread(as: .notifySocket)
+            write(with: formatter)
         }
-        let now = NotifySocket.monotonicNow()
-        if json {
-            emit(BlueZCLI.jsonLine(Line(time: Self.wallClock(), arrival: now, address: address, profile: profile,
-                                        kind: "status", status: status.description)))
-        } else {
-            emit("\(Self.clockText())  \(address)  \(status)")
-        }
+        thread.start()
     }
 
     func event(_ event: SensorEvent, lostSoFar: Int) {
-        let (address, profile, timing, newlyLost) = percs.withLock { m -> (String, String?, (latency: Double?, jitter: Double)?, Int) in
-            guard var p = m[event.tangible] else { return ("?", nil, nil, 0) }
-            var timing: (latency: Double?, jitter: Double)?
-            if let dt = event.deviceTime {
-                timing = p.clock.observe(deviceTime: dt, arrival: event.arrival)
-                if let l = timing?.latency { p.latencies.append(l) }
+        enqueue(.event(event, lostSoFar: lostSoFar, wall: .now()))
+    }
+
+    func status(tangible: TangibleID, _ status: PercLinkStatus) {
+        enqueue(.status(tangible, status, arrival: NotifySocket.monotonicNow(), wall: .now()))
+    }
+
+    /// Writes what is still queued and ends the writer thread; returns when it has ended.
+    /// (Blocks its caller for as long as that takes: called once, at the end of monitor.)
+    func finish() {
+        queue.withLock { $0.finishing = true }
+        wake.signal()
+        ended.wait()
+    }
+
+    private func enqueue(_ item: MonitorFormatter.Item) {
+        let signal = queue.withLock { q -> Bool in
+            guard !q.finishing else { return false }
+            guard q.items.count < Self.maxQueued else { q.dropped += 1; return false }
+            q.items.append(item)
+            return q.items.count == 1
+        }
+        if signal { wake.signal() }
+    }
+
+    // MARK: the writer thread
+
+    private func write(with formatter: MonitorFormatter) {
+        var formatter = formatter
+        var batch: [MonitorFormatter.Item] = []
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
+        var broken = false
+        var droppedSoFar = 0
+        while true {
+            wake.wait()
+            while true {
+                let (dropped, finishing) = queue.withLock { q -> (Int, Bool) in
+                    swap(&q.items, &batch)
+                    return (q.dropped, q.finishing)
+                }
+                if batch.isEmpty {
+                    if finishing {
+                        if dropped > 0 { Self.note("\(dropped) lines in all were not printed: stdout was not read fast enough") }
+                        ended.signal()
+                        return
+                    }
+                    break
+                }
+                for item in batch { formatter.append(item, to: &out) }
+                batch.removeAll(keepingCapacity: true)
+                if !broken { broken = !Self.writeAll(out) }
+                out.removeAll(keepingCapacity: true)
+                if dropped > droppedSoFar {
+                    Self.note("\(dropped - droppedSoFar) lines were not printed: stdout was not read fast enough")
+                    droppedSoFar = dropped
+                }
             }
-            let newly = max(0, lostSoFar - p.reportedLost)
-            p.reportedLost = max(p.reportedLost, lostSoFar)
-            m[event.tangible] = p
-            return (p.address, p.profile, timing, newly)
         }
-        if json {
-            emit(BlueZCLI.jsonLine(Line(time: Self.wallClock(), arrival: event.arrival, address: address, profile: profile,
-                                        kind: event.kind.rawValue, value: event.value, seq: event.sequence.map(Int.init),
-                                        deviceTime: event.deviceTime, latencyMs: timing?.latency.map { $0 * 1000 },
-                                        jitterMs: timing.map { $0.jitter * 1000 }, lost: lostSoFar)))
-            return
-        }
-        var text = "\(Self.clockText())  \(address)  \(event.kind.rawValue)=\(event.value)"
-        if let seq = event.sequence { text += "  seq \(seq)" }
-        if newlyLost > 0 { text += "  (\(newlyLost) lost before this)" }
-        if let t = timing {
-            if let l = t.latency { text += String(format: "  latency %.2f ms", l * 1000) }
-            else { text += String(format: "  +%.1f ms over fastest", t.jitter * 1000) }
-        }
-        emit(text)
     }
 
-    /// Latencies seen for one PERC (shared-clock devices only: the emulator).
-    func latencies(tangible: TangibleID) -> [Double] { percs.withLock { $0[tangible]?.latencies ?? [] } }
-
-    /// Local time of day, `HH:mm:ss.SSS`.
-    private static func clockText() -> String {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        var t = ts.tv_sec
-        var tm = tm()
-        localtime_r(&t, &tm)
-        return String(format: "%02d:%02d:%02d.%03d", Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), Int(ts.tv_nsec / 1_000_000))
+    /// Writes all of `bytes` to stdout; false when stdout is gone (EPIPE) or broken.
+    private static func writeAll(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if n > 0 { offset += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                return false
+            }
+            return true
+        }
     }
 
-    private func emit(_ line: String) {
-        lock.withLock { _ in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    private static func note(_ text: String) {
+        BlueZCLI.note("percbridge monitor: \(text)")
     }
 }
