@@ -31,20 +31,7 @@ import PercTestSupport
     @Test func aServeFrameThreadIsFoundByItsName() async throws {
         // The name really reaches the kernel: serve's frame thread is in /proc as pb-frame-clock.
         let tmp = try TempDir("pb-thread-name")
-        try RegistryStore(path: tmp.path("tangibles.json")).save(TangibleRegistry())
-        let serve = try ServeProcess(dir: tmp.url, config: """
-            [surface]
-            width_mm = 800
-            height_mm = 500
-            [tuio]
-            enabled = false
-            [bluetooth]
-            enabled = false
-            [control]
-            enabled = false
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
-            """)
+        let serve = try ServeProcess.touchesOnly(in: tmp)
         #expect(await serve.waitForLog("web viewer", seconds: 15), "\(serve.log)")
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(serve.pid)/task")
         let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(serve.pid)/task/\($0)/comm", encoding: .utf8) }

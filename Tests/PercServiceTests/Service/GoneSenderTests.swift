@@ -11,23 +11,11 @@ import PercTestSupport
 @Suite(.serialized) struct GoneSenderTests {
     @Test func contactsOfAnAppOrAForwarderThatWentAwayEnd() async throws {
         let tmp = try TempDir("pb-gone-sender")
-        try RegistryStore(path: tmp.path("tangibles.json")).save(TangibleRegistry())
         let jsonPort = TUIOPeers.freeUDPPort()
-        let serve = try ServeProcess(dir: tmp.url, config: """
-            [surface]
-            width_mm = 800
-            height_mm = 500
+        let serve = try ServeProcess.touchesOnly(in: tmp, inputs: """
             [[input]]
             kind = "json-tcp"
             listen = "127.0.0.1:\(jsonPort)"
-            [tuio]
-            enabled = false
-            [bluetooth]
-            enabled = false
-            [control]
-            enabled = false
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
             """, http: ["accept_contacts = true"])
         #expect(await serve.waitForLog("web viewer", seconds: 15), "\(serve.log)")
 

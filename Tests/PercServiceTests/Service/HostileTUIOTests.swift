@@ -43,25 +43,13 @@ print("sent", flush=True)
 
     @Test func aFloodOfSourcesAndCursorsIsCappedExpiresAndFramesKeepComing() async throws {
         let tmp = try TempDir("pb-hostile-tuio")
-        try RegistryStore(path: tmp.path("tangibles.json")).save(TangibleRegistry())
         let tuioIn = TUIOPeers.freeUDPPort()
-        let serve = try ServeProcess(dir: tmp.url, config: """
-            [surface]
-            width_mm = 800
-            height_mm = 500
+        let serve = try ServeProcess.touchesOnly(in: tmp, inputs: """
             [[input]]
             kind = "tuio"
             listen = "127.0.0.1:\(tuioIn)"
             max_traces_per_source = 200
             source_timeout_s = 5
-            [tuio]
-            enabled = false
-            [bluetooth]
-            enabled = false
-            [control]
-            enabled = false
-            [registry]
-            path = "\(tmp.path("tangibles.json"))"
             """)
         #expect(await serve.waitForLog("web viewer", seconds: 15), "\(serve.log)")
         let script = tmp.url.appendingPathComponent("flood.py")

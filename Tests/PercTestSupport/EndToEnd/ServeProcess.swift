@@ -121,6 +121,28 @@ public final class ServeProcess: @unchecked Sendable {
     }
 }
 
+extension ServeProcess {
+    /// serve on touches alone, in `tmp`: an empty registry, no TUIO out, no BlueZ, no control
+    /// API; `inputs` is the TOML of its `[[input]]` sections (none: no touch input).
+    public static func touchesOnly(in tmp: TempDir, inputs: String = "", http: [String] = []) throws -> ServeProcess {
+        try RegistryStore(path: tmp.path("tangibles.json")).save(TangibleRegistry())
+        return try ServeProcess(dir: tmp.url, config: """
+            [surface]
+            width_mm = 800
+            height_mm = 500
+            \(inputs)
+            [tuio]
+            enabled = false
+            [bluetooth]
+            enabled = false
+            [control]
+            enabled = false
+            [registry]
+            path = "\(tmp.path("tangibles.json"))"
+            """, http: http)
+    }
+}
+
 /// A temp dir for one test, removed at the end (kept when `PERCBRIDGE_KEEP_TMP=1`, to look
 /// at a failed run's recording and logs).
 public final class TempDir: Sendable {
