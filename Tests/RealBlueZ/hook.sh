@@ -42,7 +42,15 @@ for path in acquire start; do
   ctl hci1 'wait disconnected 10' >/dev/null; ctl hci2 'wait disconnected 10' >/dev/null
 done
 
-# --- serve with a registry; pairing through the control API (percbridge pair, no --direct)
+# --- pairing through our own agent (percbridge pair --direct, no service): the MTK PERC.
+t=$(now)
+if $PB pair --direct $MTK --timeout 30 --json > $R/pair-direct.json 2>&1 && grep -q '"ok":true' $R/pair-direct.json; then
+  stage pair-direct PASS "paired through the agent in $(since $t) s ($(sed -n 's/.*"profile":"\([^"]*\)".*/\1/p' $R/pair-direct.json))"
+else stage pair-direct FAIL "$(cat $R/pair-direct.json | tr '\n' ' ')"; fi
+ctl hci2 'wait disconnected 10' >/dev/null 2>&1 || true
+
+# --- serve with a registry; pairing through the control API (percbridge pair, no --direct):
+# the v1 PERC afresh, the MTK one already bonded by the agent above (registered all the same).
 # The system bus lets the service own its name only with our policy file (as the package does).
 cp $BTVM_DIR/org.percbridge.PercBridge1.conf /etc/dbus-1/system.d/ && \
   dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig >/dev/null
@@ -50,7 +58,7 @@ cat > $R/pb.toml <<TOML
 [bluetooth]
 adapter = "hci0"
 [http]
-enabled = false
+bind = "127.0.0.1:8080"
 [tuio]
 enabled = false
 [registry]
@@ -67,6 +75,11 @@ for a in $V1 $MTK; do
   if $PB pair $a --timeout 30 --json > $R/pair-$a.json 2>&1; then stage pair-$a PASS "paired through the control API in $(since $t) s"
   else stage pair-$a FAIL "$(cat $R/pair-$a.json | tr '\n' ' ')"; fi
 done
+judged() {  # $1 stage, $2 limit s, $3 what `streaming.py wait` printed ("PASS back in X s …" or "FAIL …")
+  secs=$(echo "$3" | sed -n 's/^PASS back in \([0-9.]*\) s.*/\1/p')
+  if [ -n "$secs" ] && awk "BEGIN{exit !($secs <= $2)}"; then stage $1 PASS "$(echo "$3" | cut -d' ' -f2-) (limit $2 s)"
+  else stage $1 FAIL "not within $2 s: $3"; fi
+}
 back() {  # $1 stage name, $2 trigger time (uptime), $3 limit s, $4… PERCs (default both)
   name=$1; t=$2; lim=$3; shift 3
   res=$($SP wait $R/base.json $t $lim ${@:-$BOTH}); rc=$?
@@ -83,6 +96,37 @@ sleep 1
 res=$($SP traffic $R/base.json 200 $BOTH)
 stage traffic $(echo "$res" | cut -d' ' -f1) "$(echo "$res" | cut -d' ' -f2-)"
 $PB status > $R/status.txt 2>&1; cat $R/status.txt
+
+# Actuation: an app asks (WebSocket `actuate`), the service writes the PERC's actuator
+# characteristic, the PERC sees the write.
+TID=$($PB list --json | python3 -c "import json,sys
+for t in json.loads(sys.stdin.read()):
+    if str(t.get('address', '')).upper() == '$V1'.upper(): print(t['id'])")
+t=$(now)
+python3 - 8080 "$TID" > $R/actuate.log 2>&1 <<'PY'
+import base64, json, os, socket, sys, time
+port, tid = int(sys.argv[1]), int(sys.argv[2])
+s = socket.create_connection(("127.0.0.1", port))
+key = base64.b64encode(os.urandom(16)).decode()
+s.sendall(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (port, key)).encode())
+head = b""
+while b"\r\n\r\n" not in head:
+    head += s.recv(4096)
+print(head.split(b"\r\n")[0].decode())
+data = json.dumps({"type": "actuate", "tangible": tid, "led": "#ff0000"}).encode()
+mask = os.urandom(4)
+s.sendall(bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+time.sleep(1)
+PY
+i=0; seen=
+while [ $i -lt 30 ]; do
+  seen=$(ctl hci1 status | python3 -c "import json,sys; st=json.loads(sys.stdin.read().split(' ', 1)[-1]); print(';'.join(st.get('actuator', [])))" 2>/dev/null)
+  echo "$seen" | grep -q 'LED colour #ff0000' && break
+  sleep 0.1; i=$((i+1))
+done
+if echo "$seen" | grep -q 'LED colour #ff0000'; then stage actuate PASS "tangible $TID: LED #ff0000 seen by the PERC $(since $t) s after the app asked"
+else stage actuate FAIL "tangible '$TID', PERC saw '$seen'; app: $(cat $R/actuate.log | tr '\n' ' ')"; fi
 
 for kind in "drop" "drop fast"; do
   $SP snapshot > $R/base.json
@@ -142,12 +186,10 @@ for sig in KILL TERM; do
   $SP snapshot > $R/base.json
   if ! pidof bluetoothd >/dev/null; then stage bluetoothd-$sig FAIL "no bluetoothd before the stage (harness: $(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') kernel faults in dmesg)"
   elif restart_bluetoothd $sig; then
-    # One measurement up to 30 s, judged against the issue's 5 s (a second pass after a
-    # failed 5 s one would measure its own polling, not the service).
+    # One measurement up to 30 s, judged against the 3 s limit (issue 34; a second pass
+    # after a failed one would measure its own polling, not the service).
     t=$(now); res=$($SP wait $R/base.json $t 30 $BOTH)
-    secs=$(echo "$res" | sed -n 's/^PASS back in \([0-9.]*\) s.*/\1/p')
-    if [ -n "$secs" ] && awk "BEGIN{exit !($secs <= 5)}"; then stage bluetoothd-$sig PASS "$(echo "$res" | cut -d' ' -f2-)"
-    else stage bluetoothd-$sig FAIL "not within 5 s: $res"; fi
+    judged bluetoothd-$sig 3 "$res"
   else stage bluetoothd-$sig FAIL "harness: bluetoothd did not exit ($(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') guest kernel faults in dmesg.txt)"; fi
 done
 
@@ -169,7 +211,7 @@ powered=$(btmgmt --index 0 info | grep -c 'current settings:.*powered')
 t=$(now); btmgmt --index 0 power on >/dev/null
 if [ "$faults_before" != 0 ]; then stage power-off-on FAIL "harness: not measured, the guest kernel had faulted before this stage ($faults_before faults in dmesg.txt; bluetoothd's state is not to be trusted)"
 elif ! pidof bluetoothd >/dev/null; then stage power-off-on FAIL "harness: bluetoothd died when hci0 was switched off ($(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG') guest kernel faults in dmesg.txt)"
-elif [ "$st" = waiting-for-adapter ] && [ "$powered" = 0 ]; then back power-off-on $t 20
+elif [ "$st" = waiting-for-adapter ] && [ "$powered" = 0 ]; then judged power-off-on 2 "$($SP wait $R/base.json $t 30 $BOTH)"
 else stage power-off-on FAIL "while off: link states '$st', hci0 powered=$powered (the service must wait, not switch it on)"; fi
 if [ "$(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG')" != 0 ]; then echo "harness: guest kernel fault during the power stage (dmesg.txt)"; fi
 
