@@ -21,7 +21,7 @@ public final class DropLog: Sendable {
 
     /// `counts` by reason; `example` says where (shown in the log line, clipped).
     public func dropped(_ counts: [String: Int], example: String) {
-        if count.isSet { for (reason, n) in counts { count((reason, n)) } }
+        for (reason, n) in counts { count((reason, n)) }
         let now = clock()
         let line: String? = pending.withLock { p in
             for (reason, n) in counts { p.counts[reason, default: 0] += n }

@@ -77,38 +77,8 @@ enum WebServer {
             // Not upgraded: the HTTP router answers (403 from GuardMiddleware, 401 from TokenMiddleware).
             guardian.check(request) == nil && access.allows(request) ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, _ in
-            guard let client = hub.connect(remote: "ws", limit: maxApps) else {
-                metrics.inputDropped(reason: "max_apps")
-                refusals.tooManyApps(maxApps)
-                try await outbound.close(.unknown(1013), reason: "percbridge: too many apps (http.max_apps = \(maxApps))")
-                HeapTrim.appLeft(remaining: hub.clientCount)
-                return
-            }
-            metrics.appClients.record(hub.clientCount)
-            logger.info("app connected", metadata: ["client": "\(client.id)"])
-            defer {
-                hub.disconnect(client)
-                metrics.appClients.record(hub.clientCount)
-                HeapTrim.appLeft(remaining: hub.clientCount)
-                logger.info("app disconnected", metadata: ["client": "\(client.id)", "dropped_frames": "\(client.dropped)"])
-            }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    while let batch = await client.next() {
-                        for message in batch { try await outbound.write(.text(message)) }
-                    }
-                }
-                var reader = AppMessageAssembler(limit: hub.maxMessageBytes)
-                for try await frame in inbound {
-                    switch reader.add(frame) {
-                    case .none: break
-                    case .message(let data): hub.received(data, from: client)
-                    case .error(let e): hub.reject(e, to: client)
-                    }
-                }
-                client.close()
-                group.cancelAll()
-            }
+            try await serveApp(inbound: inbound, outbound: outbound, hub: hub, metrics: metrics, refusals: refusals,
+                               maxApps: maxApps, logger: logger)
         }
 
         let wsResponder = wsRouter.buildResponder()
@@ -147,6 +117,44 @@ enum WebServer {
             },
             logger: logger
         )
+    }
+
+    /// One app's WebSocket session: admitted up to `maxApps`, its mailbox written out while
+    /// its messages are read, and forgotten (contacts ended, heap trimmed) when it goes.
+    private static func serveApp(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, hub: AppHub,
+                                 metrics: ServiceMetrics, refusals: RefusalLog, maxApps: Int, logger: Logger) async throws {
+        guard let client = hub.connect(remote: "ws", limit: maxApps) else {
+            metrics.inputDropped(reason: "max_apps")
+            refusals.tooManyApps(maxApps)
+            try await outbound.close(.unknown(1013), reason: "percbridge: too many apps (http.max_apps = \(maxApps))")
+            HeapTrim.appLeft(remaining: hub.clientCount)
+            return
+        }
+        metrics.appClients.record(hub.clientCount)
+        logger.info("app connected", metadata: ["client": "\(client.id)"])
+        defer {
+            hub.disconnect(client)
+            metrics.appClients.record(hub.clientCount)
+            HeapTrim.appLeft(remaining: hub.clientCount)
+            logger.info("app disconnected", metadata: ["client": "\(client.id)", "dropped_frames": "\(client.dropped)"])
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while let batch = await client.next() {
+                    for message in batch { try await outbound.write(.text(message)) }
+                }
+            }
+            var reader = AppMessageAssembler(limit: hub.maxMessageBytes)
+            for try await frame in inbound {
+                switch reader.add(frame) {
+                case .none: break
+                case .message(let data): hub.received(data, from: client)
+                case .error(let e): hub.reject(e, to: client)
+                }
+            }
+            client.close()
+            group.cancelAll()
+        }
     }
 }
 
