@@ -27,6 +27,11 @@ struct ServiceBench: AsyncParsableCommand {
           stalled    load + --clients apps, one of them connected but never reading
           latency    load with serve --record; PERCs in turn: field off (the tangible leaves
                      TUIO), markers lifted and put down, field on (it appears again)
+          burst      --percs PERCs placed, every one notifying field and light at --burst-rate Hz, all
+                     on the same phase (a burst of --percs notifications each period), fingers
+                     moving, serve --record and one WebSocket app: each notification timed from
+                     the emulator's send to the app's receipt of the first frame carrying it
+          onebyone   burst, but the streams started one after another (phases spread)
           evdev      load + a umockdev touchscreen (serve runs under umockdev-run) whose probe
                      finger is timed from serve's read to TUIO and to the app (skipped when
                      umockdev-run is not installed)
@@ -41,6 +46,7 @@ struct ServiceBench: AsyncParsableCommand {
           swift build -c release && .build/release/percbridge-bench service
           .build/release/percbridge-bench service --percs 2 --fingers 2 --clients 3 --seconds 2
           .build/release/percbridge-bench service --clock events --phases idle,latency
+          .build/release/percbridge-bench service --clock events --phases burst,onebyone --percs 16
         Needs scripts/setup (dbus-daemon, .venv with python-dbusmock; or PERCBRIDGE_PYTHON).
         """
     )
@@ -50,6 +56,7 @@ struct ServiceBench: AsyncParsableCommand {
     @Option(help: "WebSocket app clients in the client phases (one of them stalled in the last).") var clients = 50
     @Option(help: "Seconds measured per phase.") var seconds = 10.0
     @Option(help: "Notifications per second of each PERC while on the surface (0: none).") var percRate = 30.0
+    @Option(help: "Notifications per second of each PERC in the burst phases.") var burstRate = 100.0
     @Option(help: "Fixed clock rate, event clock timer rate, and touch send rate (Hz).") var rate = 120.0
     @Option(help: "The event clock's coalescing cap, `[clock] max_rate_hz` (10…10000).") var maxRate = 1000.0
     @Option(help: "Frames the event clock may cut back to back before the cap applies, `[clock] max_burst` (1…64).")
@@ -58,7 +65,7 @@ struct ServiceBench: AsyncParsableCommand {
     @Option(help: "Phases to run, comma-separated (\(Self.allPhases.joined(separator: ","))).")
     var phases = Self.allPhases.joined(separator: ",")
 
-    static let allPhases = ["idle", "load", "clients", "stalled", "latency", "evdev"]
+    static let allPhases = ["idle", "load", "clients", "stalled", "latency", "burst", "onebyone", "evdev"]
     var clockModes: [String] { clock == "both" ? ["events", "fixed"] : [clock] }
     var phaseNames: [String] { phases.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     @Option(name: .customLong("binary"), help: ArgumentHelp("The percbridge binary whose serve is measured (default: the one beside percbridge-bench).", valueName: "PATH"))
@@ -75,6 +82,7 @@ struct ServiceBench: AsyncParsableCommand {
         guard (2...500).contains(clients) else { throw ValidationError("--clients must be 2…500 (one of them stalls)") }
         guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
         guard percRate >= 0, percRate <= 200 else { throw ValidationError("--perc-rate must be in [0, 200] Hz") }
+        guard burstRate >= 1, burstRate <= 500 else { throw ValidationError("--burst-rate must be in [1, 500] Hz") }
         guard rate >= 10, rate <= 1000 else { throw ValidationError("--rate must be in [10, 1000] Hz") }
         guard (10...10000).contains(maxRate) else { throw ValidationError("--max-rate must be in [10, 10000] Hz") }
         guard (1...64).contains(maxBurst) else { throw ValidationError("--max-burst must be in [1, 64] frames") }
@@ -105,6 +113,7 @@ struct ServiceBench: AsyncParsableCommand {
                 p.clock = mode
                 p.evdev = name == "evdev"
                 p.touchProbe = name == "load"
+                p.burst = BenchBurst.Pattern(rawValue: name)
                 return p
             }
         }
@@ -115,7 +124,7 @@ struct ServiceBench: AsyncParsableCommand {
         var results: [BenchPhaseResult] = []
         for phase in phases {
             let runner = BenchPhaseRunner(phase: phase, binary: binary, seconds: seconds, rate: rate, percRate: percRate,
-                                          maxRate: maxRate, maxBurst: maxBurst, watcher: watcher, verbose: verbose)
+                                          burstRate: burstRate, maxRate: maxRate, maxBurst: maxBurst, watcher: watcher, verbose: verbose)
             let r = try await runner.run()
             results.append(r)
             print("  \(phase.clock) \(phase.name): done (load \(r.load))")

@@ -53,6 +53,12 @@ struct BenchLatency {
 
     /// Reads the `sensor` (field) and `frame` lines of serve's recording.
     static func recordedFieldEvents(path: String) throws -> [Recorded] {
+        try recordedSensorEvents(path: path, kinds: [.field])
+    }
+
+    /// Reads the `sensor` lines of these kinds and the `frame` lines of serve's recording:
+    /// each event with the tick of the frame that took it (the first frame line after it).
+    static func recordedSensorEvents(path: String, kinds: Set<SensorKind>) throws -> [Recorded] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let decoder = JSONDecoder()
         var out: [Recorded] = []
@@ -64,7 +70,7 @@ struct BenchLatency {
                     || line.hasPrefix("{\"drawing\":false,\"kind\":\"frame\"") else { continue }
             guard let entry = try? decoder.decode(RecordEntry.self, from: Data(line.utf8)) else { continue }
             switch entry {
-            case .sensor(let e) where e.kind == .field:
+            case .sensor(let e) where kinds.contains(e.kind):
                 guard let deviceTime = e.deviceTime else { continue }
                 waiting.append(out.count)
                 out.append(Recorded(tangible: e.tangible, value: e.value, deviceTime: deviceTime, arrival: e.arrival))

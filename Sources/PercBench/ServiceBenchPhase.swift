@@ -16,6 +16,10 @@ struct BenchPhase: Sendable {
     var touchProbe = false
     /// A umockdev touchscreen as an evdev input, its probe finger timed to TUIO and an app.
     var evdev = false
+    /// The burst phases: how the PERCs' streams are phased (serve records; one app times frames).
+    var burst: BenchBurst.Pattern? = nil
+    /// serve runs with --record (the latency, evdev and burst phases read it).
+    var records: Bool { latency || evdev || burst != nil }
 }
 
 /// What one phase measured (all over the measuring window of `seconds`).
@@ -44,6 +48,8 @@ struct BenchPhaseResult: Sendable {
     var latency: BenchLatency.Result?
     /// Touch → TUIO / app latency of the probe finger (latency phase: TUIO in; evdev phase).
     var touch: BenchTouchLatency?
+    /// The burst phases: notification → app.
+    var burst: BenchBurst.Result?
     var exitStatus: Int32 = 0
 
     /// CPU seconds per wall second as % of one core.

@@ -61,20 +61,27 @@ struct BenchProbeSightings: Sendable {
     }
 }
 
-/// One WebSocket app that decodes every `frame` and notes when it saw each probe position.
+/// One WebSocket app that decodes every `frame` and notes when it saw each probe position,
+/// and when it received each frame (its `time`, the tick; the burst phases).
 final class BenchWSProbeApp: Sendable {
     private let sightings = Mutex(BenchProbeSightings())
+    /// (frame time, received), in the order received; the newest `maxFrames` (a 10 s phase
+    /// at the event clock's 1,000 Hz cap is 10,000).
+    private let received = Mutex(BenchFrameReceipts())
     private let upgradedFlag = Atomic<Bool>(false)
     private let channel = Mutex<(any Channel)?>(nil)
 
-    static func connect(port: Int) async throws -> BenchWSProbeApp {
+    /// `decodePointers` false: frames are only timed, not decoded (the burst phases: the
+    /// bench's own JSON decoding would hold back the next read).
+    static func connect(port: Int, decodePointers: Bool = true) async throws -> BenchWSProbeApp {
         let app = BenchWSProbeApp()
         let ch = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(BenchWSReader(port: port, decodePointers: true) { event in
+                    try channel.pipeline.syncOperations.addHandler(BenchWSReader(port: port, decodePointers: decodePointers) { event in
                         switch event {
                         case .upgraded: app.upgradedFlag.store(true, ordering: .releasing)
+                        case .frame(let time, let at): app.received.withLock { $0.add(time: time, received: at) }
                         case .pointers(let received, let positions):
                             app.sightings.withLock { s in for p in positions { s.saw(p, at: received) } }
                         default: break
@@ -88,6 +95,9 @@ final class BenchWSProbeApp: Sendable {
         while !app.upgradedFlag.load(ordering: .acquiring), MonotonicClock.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         return app
     }
+
+    /// The frames received so far (frame time, receive time), oldest first.
+    var frameReceipts: BenchFrameReceipts { received.withLock { $0 } }
 
     /// Receive time of the first frame after `time` showing the probe at `position` (mm).
     func probeSeen(after time: Seconds, at position: Vec2) -> Seconds? {

@@ -21,6 +21,7 @@ struct BenchReport {
         if p.touchProbe { parts.append("probe finger, 1 app") }
         if p.latency { parts.append("--record, field cycles") }
         if p.evdev { parts.append("--record, umockdev probe, 1 app") }
+        if let b = p.burst { parts.append(b == .together ? "--record, bursts, 1 app" : "--record, streams apart, 1 app") }
         return "\(p.name): " + parts.joined(separator: ", ")
     }
 
@@ -65,6 +66,7 @@ struct BenchReport {
 
         printLatency()
         printTouchLatency()
+        printBursts()
         if json { Swift.print(jsonLine()) }
     }
 
@@ -135,6 +137,34 @@ struct BenchReport {
                     + "of the event (its recording's arrival), since umockdev's script player writes the events.")
     }
 
+    private func printBursts() {
+        let phases = results.filter { $0.burst != nil }
+        guard !phases.isEmpty else { return }
+        func by(_ name: String, _ part: (BenchBurst.Result) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] {
+            Dictionary(phases.filter { $0.phase.name == name }.map { ($0.phase.clock, part($0.burst!)) }, uniquingKeysWith: { a, _ in a })
+        }
+        var rows: [(String, [String: Histogram<UInt64>])] = []
+        for (name, title) in [("burst", "all PERCs on one phase"), ("onebyone", "streams started apart")]
+        where phases.contains(where: { $0.phase.name == name }) {
+            rows += [
+                ("\(name): send → app (\(title))", by(name, \.total)),
+                ("  excluding the wait", by(name, \.excludingWait)),
+                ("  link: send → serve's arrival", by(name, \.link)),
+                ("  wait: arrival → frame", by(name, \.wait)),
+                ("  out: frame → app received", by(name, \.out)),
+            ]
+        }
+        table("Sensor bursts: each PERC notification (field and light) from the emulator's send to the WebSocket app's "
+              + "receipt of the first frame carrying it", rows)
+        for r in phases {
+            let b = r.burst!
+            Swift.print("\(r.phase.clock) \(r.phase.name): \(b.notifications) notifications in \(b.frames) frames "
+                        + "(at most \(b.largestFrame) in one), not seen by the app within 1 s: \(b.notSeenByApp); load \(r.load)")
+        }
+        Swift.print("TUIO carries no sensor values: a notification shows in TUIO only when it changes what is on the surface "
+                    + "(the latency phase's field transitions).")
+    }
+
     private func jsonLine() -> String {
         func h(_ x: Histogram<UInt64>) -> [String: Any] {
             ["n": Int(x.totalCount), "p50_ms": Double(x.valueAtPercentile(50)) / 1e6,
@@ -161,6 +191,11 @@ struct BenchReport {
                 p["latency"] = ["total": h(l.total), "field_on": h(l.fieldOn), "field_off": h(l.fieldOff),
                                 "excluding_wait": h(l.excludingWait), "link": h(l.link), "wait": h(l.wait), "out": h(l.out),
                                 "requested": l.requested, "lost": l.lost] as [String: Any]
+            }
+            if let b = r.burst {
+                p["burst"] = ["total": h(b.total), "excluding_wait": h(b.excludingWait), "link": h(b.link), "wait": h(b.wait),
+                              "out": h(b.out), "notifications": b.notifications, "not_seen_app": b.notSeenByApp,
+                              "frames": b.frames, "largest_frame": b.largestFrame] as [String: Any]
             }
             if let t = r.touch {
                 p["touch"] = ["to_tuio": h(t.toTUIO), "to_app": h(t.toApp), "moves": t.moves,

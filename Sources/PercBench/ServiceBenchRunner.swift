@@ -15,6 +15,8 @@ struct BenchPhaseRunner {
     let seconds: Double
     let rate: Double
     let percRate: Double
+    /// Each PERC's notification rate in the burst phases.
+    var burstRate = 100.0
     var maxRate = 1000.0
     var maxBurst = 4
     let watcher: BenchTUIOWatcher
@@ -37,7 +39,7 @@ struct BenchPhaseRunner {
         let touchscreen = phase.evdev ? try BenchEvdevProbe.touchscreen(seconds: seconds + 60) : nil
         defer { touchscreen?.remove() }
         let serve = try BenchServeChild(.init(binary: binary, percs: addresses, bus: emulator.address, tuioIn: tuioIn,
-                                              tuioOut: watcher.port, rateHz: rate, record: phase.latency || phase.evdev,
+                                              tuioOut: watcher.port, rateHz: rate, record: phase.records,
                                               clock: phase.clock, maxRateHz: maxRate, maxBurst: maxBurst, evdev: touchscreen))
         guard let http = await serve.httpPort(within: 30) else {
             throw BenchFailure("serve did not start within 30 s (\(phase.name)); its log:\n\(serve.log)")
@@ -51,7 +53,14 @@ struct BenchPhaseRunner {
             try await Task.sleep(for: .milliseconds(400))
             try await Self.place(addresses, touches: touches, control: control, watcher: watcher)
         }
-        if percRate > 0, !addresses.isEmpty { try await control.startStreamAll(rate: percRate, count: 0) }
+        let streamRate = phase.burst == nil ? percRate : burstRate
+        if streamRate > 0, !addresses.isEmpty {
+            if phase.burst == .oneByOne {
+                for address in addresses { try await control.startStream(address, rate: streamRate, count: 0) }
+            } else {
+                try await control.startStreamAll(rate: streamRate, count: 0)  // all on one phase: bursts
+            }
+        }
         var apps: BenchWSClients?
         if phase.clients > 0 {
             let readers = phase.clients - (phase.stalled ? 1 : 0)
@@ -60,8 +69,10 @@ struct BenchPhaseRunner {
             let deadline = MonotonicClock.now() + 20
             while a.upgraded < readers, MonotonicClock.now() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         }
-        // The load and evdev phases time a probe finger to TUIO and to one app decoding every frame.
-        let probeApp = phase.touchProbe || phase.evdev ? try await BenchWSProbeApp.connect(port: http) : nil
+        // The load and evdev phases time a probe finger to TUIO and to one app decoding every
+        // frame; the burst phases time the notifications to that app.
+        let probeApp = phase.touchProbe || phase.evdev || phase.burst != nil
+            ? try await BenchWSProbeApp.connect(port: http, decodePointers: phase.burst == nil) : nil
         let probe = phase.touchProbe ? try await BenchTouchProbe.start(port: tuioIn) : nil
         try await Task.sleep(for: .seconds(1))  // settle: every part running before the window opens
         result.placed = watcher.latest?.present.count ?? 0
@@ -110,7 +121,8 @@ struct BenchPhaseRunner {
         await apps?.close()
         await touches?.stop()
         await probe?.close()
-        if phase.evdev { try await Task.sleep(for: .milliseconds(200)) }  // the window's last moves reach the outputs
+        // The window's last moves and notifications reach the outputs and the app.
+        if phase.evdev || phase.burst != nil { try await Task.sleep(for: .milliseconds(200)) }
         await probeApp?.close()
         result.exitStatus = await serve.terminate()
         if phase.evdev, let probeApp {  // the recording is complete once serve has exited
@@ -119,6 +131,10 @@ struct BenchPhaseRunner {
         if phase.latency {
             let recorded = try BenchLatency.recordedFieldEvents(path: serve.recordingPath)
             result.latency = BenchLatency.analyse(transitions, recorded: recorded, log: verbose ? { printError($0) } : nil)
+        }
+        if phase.burst != nil, let probeApp {
+            let recorded = try BenchLatency.recordedSensorEvents(path: serve.recordingPath, kinds: [.field, .light])
+            result.burst = BenchBurst.analyse(recorded: recorded, from: start, to: end, app: probeApp.frameReceipts)
         }
         serve.removeFiles()
         return result

@@ -98,6 +98,7 @@ public enum ConfigLoader {
                                                    valid: ServiceConfig.HTTP.originProblem, default: config.http.allowedOrigins)
             config.http.maxApps = r.int("max_apps", in: 1...4096, unit: "apps", default: config.http.maxApps)
             config.http.maxConnections = r.int("max_connections", in: 16...65536, unit: "connections", default: config.http.maxConnections)
+            config.http.pingIntervalSeconds = r.int("ping_interval_s", in: 1...3600, unit: "seconds", default: config.http.pingIntervalSeconds)
             if config.http.enabled, !config.http.bind.isLoopback, config.http.token.count < 16 {
                 r.fail(t["token"] == nil ? "bind" : "token",
                        "binding to \(config.http.bind) (not loopback) needs a token of at least 16 characters",

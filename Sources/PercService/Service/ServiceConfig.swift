@@ -78,6 +78,8 @@ public struct ServiceConfig: Hashable, Sendable {
         /// HTTP/WebSocket connections at once (apps, viewers, half-open requests); beyond, new
         /// connections wait in the listen backlog.
         var maxConnections = 1024
+        /// Seconds between the pings each app gets; one not answered by the next ping closes it.
+        var pingIntervalSeconds = 30
     }
 
     public struct Control: Hashable, Sendable {

@@ -63,7 +63,8 @@ public struct ServiceParts: Sendable {
         if config.http.enabled {
             web = WebServer.make(bind: config.http.bind, token: config.http.token, hub: hub, metrics: metrics,
                                  logger: logger, diagnostics: diagnostics, allowedOrigins: config.http.allowedOrigins,
-                                 maxApps: config.http.maxApps, maxConnections: config.http.maxConnections, onRunning: onHTTPPort)
+                                 maxApps: config.http.maxApps, maxConnections: config.http.maxConnections,
+                                 pingInterval: config.http.pingIntervalSeconds, onRunning: onHTTPPort)
         }
         return ServiceParts(config: config, metrics: metrics, clock: clock, hub: hub, router: router,
                             pipeline: pipeline, tuio: tuio, web: web, diagnostics: diagnostics)

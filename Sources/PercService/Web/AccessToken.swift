@@ -1,13 +1,16 @@
 // Checks the access token of HTTP and WebSocket requests (required for non-loopback binds).
 import Hummingbird
+import HummingbirdCore
 
 /// Empty token: everything is allowed (loopback binds). Otherwise a request must carry
 /// `?token=...` or `Authorization: Bearer ...`.
 struct AccessToken: Sendable {
     var token: String
 
-    func allows(_ request: Request) -> Bool {
-        allows(query: request.uri.queryParameters["token"].map(String.init), authorization: request.headers[.authorization])
+    func allows(_ request: Request) -> Bool { allows(request.head) }
+
+    func allows(_ head: HTTPRequest) -> Bool {
+        allows(query: URI(head.path ?? "").queryParameters["token"].map(String.init), authorization: head.headerFields[.authorization])
     }
 
     /// `query`: the `token` query parameter; `authorization`: the header's value.

@@ -2,6 +2,7 @@
 // rebound DNS names (Host), before the access token is looked at (docs/security.md).
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PercInput
 
@@ -52,10 +53,12 @@ struct RequestGuard: Sendable {
         return .origin(origin)
     }
 
-    func check(_ request: Request) -> Refusal? {
+    func check(_ request: Request) -> Refusal? { check(request.head) }
+
+    func check(_ head: HTTPRequest) -> Refusal? {
         // HTTP/1 `Host` arrives as the request's authority (swift-http-types moves it there).
-        check(host: request.head.authority, origin: request.headers[.origin],
-              publicFile: WebServer.publicPaths.contains(request.uri.path))
+        check(host: head.authority, origin: head.headerFields[.origin],
+              publicFile: WebServer.publicPaths.contains(URI(head.path ?? "").path))
     }
 
     static func normalise(_ origin: String) -> String {

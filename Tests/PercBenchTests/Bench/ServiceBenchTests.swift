@@ -16,10 +16,11 @@ import PercEmulator
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("Latency: emulator's notification send → TUIO packet"), "\(run.stdout)")
         #expect(run.stdout.contains("Touch latency: a probe finger's move"), "\(run.stdout)")
+        #expect(run.stdout.contains("Sensor bursts: each PERC notification"), "\(run.stdout)")
         let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON line: \(run.stdout)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let all = try #require(report["phases"] as? [[String: Any]])
-        let names = ["idle", "load", "clients", "stalled", "latency"] + (UmockdevTouchscreen.available ? ["evdev"] : [])
+        let names = ["idle", "load", "clients", "stalled", "latency", "burst", "onebyone"] + (UmockdevTouchscreen.available ? ["evdev"] : [])
         #expect(all.map { "\($0["clock"] ?? "?") \($0["name"] ?? "?")" } == names.flatMap { ["events \($0)", "fixed \($0)"] },
                 "every phase in both clock modes, side by side")
         for p in all {
@@ -37,6 +38,18 @@ import PercEmulator
             if p["name"] as? String != "idle" {
                 #expect(p["links_up"] as? Int == 2, "\(name): both PERC links up")
                 #expect(p["placed"] as? Int == 2, "\(name): both PERCs tracked after placing")
+            }
+            if ["burst", "onebyone"].contains(p["name"] as? String) {
+                let burst = try #require(p["burst"] as? [String: Any], "\(name): notification → app measured")
+                let notifications = burst["notifications"] as? Int ?? 0
+                // 2 PERCs at 100 Hz for 2 s: 400 sent; the emulator's timers may fall behind.
+                #expect(notifications > 100, "\(name): the PERCs' notifications were recorded: \(burst)")
+                #expect(burst["not_seen_app"] as? Int == 0, "\(name): every notification's frame reached the app: \(burst)")
+                for part in ["total", "link", "wait", "out"] {
+                    #expect((burst[part] as? [String: Any])?["n"] as? Int == notifications, "\(name): \(part) for each notification")
+                }
+                let total = try #require(burst["total"] as? [String: Any])
+                #expect((total["p50_ms"] as? Double ?? 0) > 0 && (total["p50_ms"] as? Double ?? 0) <= (total["max_ms"] as? Double ?? 0))
             }
             if ["load", "evdev"].contains(p["name"] as? String) {
                 let touch = try #require(p["touch"] as? [String: Any], "\(name): touch latency measured")
@@ -78,6 +91,8 @@ import PercEmulator
         #expect(clock.status != 0 && clock.stderr.contains("--clock must be events, fixed or both"), "\(clock.stderr)")
         let phase = try CLI.run(["bench", "service", "--phases", "idle,warp"])
         #expect(phase.status != 0 && phase.stderr.contains("unknown phase warp"), "\(phase.stderr)")
+        let rate = try CLI.run(["bench", "service", "--burst-rate", "0"])
+        #expect(rate.status != 0 && rate.stderr.contains("--burst-rate must be in [1, 500] Hz"), "\(rate.stderr)")
         let binary = try CLI.run(["bench", "service", "--binary", "/nonexistent/percbridge"])
         #expect(binary.status != 0 && binary.stderr.contains("--binary /nonexistent/percbridge is not an executable file"), "\(binary.stderr)")
     }

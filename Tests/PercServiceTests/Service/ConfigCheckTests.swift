@@ -39,6 +39,9 @@ import PercTestSupport
         let burst = try await check("[clock]\nmax_burst = 0\n")
         #expect(burst.status == 78)
         #expect(burst.stderr.contains("percbridge.toml:2: clock.max_burst: 0 is out of range; allowed: 1 to 64 frames"))
+        let ping = try await check("[http]\nping_interval_s = 0\n")
+        #expect(ping.status == 78)
+        #expect(ping.stderr.contains("percbridge.toml:2: http.ping_interval_s: 0 is out of range; allowed: 1 to 3600 seconds"), "\(ping.stderr)")
     }
 
     @Test func wrongTypeSaysWhatWasFound() async throws {

@@ -124,7 +124,8 @@ public final class ServeProcess: @unchecked Sendable {
 extension ServeProcess {
     /// serve on touches alone, in `tmp`: an empty registry, no TUIO out, no BlueZ, no control
     /// API; `inputs` is the TOML of its `[[input]]` sections (none: no touch input).
-    public static func touchesOnly(in tmp: TempDir, inputs: String = "", http: [String] = []) throws -> ServeProcess {
+    public static func touchesOnly(in tmp: TempDir, inputs: String = "", http: [String] = [],
+                                   logLevel: String = "info") throws -> ServeProcess {
         try RegistryStore(path: tmp.path("tangibles.json")).save(TangibleRegistry())
         return try ServeProcess(dir: tmp.url, config: """
             [surface]
@@ -139,7 +140,7 @@ extension ServeProcess {
             enabled = false
             [registry]
             path = "\(tmp.path("tangibles.json"))"
-            """, http: http)
+            """, logLevel: logLevel, http: http)
     }
 }
 
