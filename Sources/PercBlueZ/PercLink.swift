@@ -131,6 +131,9 @@ public final class PercLink: Sendable {
                 await discovery.unwant()
                 continue
             }
+            // A link found up, not made by this loop (after a bluetoothd restart: one the kernel
+            // kept, without a GATT client on it).
+            let foundConnected = device.connected
             if !device.connected {
                 attempt += 1
                 once(.connecting(attempt: attempt))
@@ -248,6 +251,16 @@ public final class PercLink: Sendable {
                     // a stale GATT client. Drop the link so that the next connect starts clean.
                     logger.notice("PERC \(address): connected but services not resolved after \(configuration.resolveTimeout); disconnecting to start over")
                     try? await calls.disconnect(path)
+                    continue
+                }
+                // A link found up that went before its services resolved is the common case after
+                // bluetoothd was killed: the new bluetoothd puts no GATT client on a link that
+                // outlived the old one (5.66: Connect answers "connected", Disconnect waits 2 s),
+                // and the kernel drops it 2 s after the old one died. The PERC advertises again at
+                // once: connect now, not after a back-off (the first time; again, it backs off).
+                if foundConnected, backoff == configuration.initialBackoff {
+                    once(.retrying(after: "a link from before bluetoothd restarted went before its services were resolved", inSeconds: 0))
+                    backoff = min(backoff * 2, configuration.maxBackoff)
                     continue
                 }
                 once(.retrying(after: "the link went before its services were resolved", inSeconds: backoff.seconds))

@@ -77,4 +77,7 @@ public struct BlueZEmulatorControl: Sendable {
     public func plugAdapter(_ name: String, powered: Bool) async throws { try await call("PlugAdapter", [.string(name), .boolean(powered)]) }
     public func vanish(seconds: Double) async throws { try await call("Vanish", [.double(seconds)]) }
     public func returnBluetoothd() async throws { try await call("Return") }
+    /// bluetoothd SIGKILLed: like `vanish`, but connected links stay in the kernel (the next
+    /// bluetoothd shows them Connected without services; the kernel drops them 2 s after the kill).
+    public func killBluetoothd(seconds: Double) async throws { try await call("KillBluetoothd", [.double(seconds)]) }
 }

@@ -45,6 +45,8 @@ AGENT_MANAGER_IFACE = "org.bluez.AgentManager1"
 # bluetoothd's DISCONNECT_TIMER (src/device.c): a Disconnect of a link it believes is up is
 # answered only after this (real 5.66 on the harness: the clearing Disconnect took 2 s).
 STALE_DISCONNECT_MS = 2000
+# The kernel's idle disconnect of an LE link nobody uses any more (HCI_DISCONN_TIMEOUT).
+KERNEL_DISCONNECT_MS = 2000
 
 
 def uuid16(short):
@@ -313,12 +315,24 @@ class Emulator:
         raise err("org.bluez.Error.DoesNotExist", "Does Not Exist")
 
     # -- bluetoothd vanishing --
-    def vanish(self, seconds):
+    def vanish(self, seconds, kernel_keeps_links=False):
         if not self.present:
             return
+        kept = []
         for dev in self.devices.values():
-            dev.link_lost(announce=False)
+            if kernel_keeps_links and dev.connected:
+                # bluetoothd SIGKILLed (real 5.66 + kernel 6.12, harness): the LE link stays in
+                # the kernel. The next bluetoothd shows the device Connected with no services
+                # (it puts no GATT client on a link it did not make; Connect answers "ok" and
+                # does nothing), and the kernel drops the idle link 2 s after the old
+                # bluetoothd closed its ATT socket (HCI_DISCONN_TIMEOUT).
+                dev.keep_link_without_gatt()
+                kept.append(dev)
+            else:
+                dev.link_lost(announce=False)
             dev.start_sessions.clear()
+        if kept:
+            GLib.timeout_add(KERNEL_DISCONNECT_MS, lambda: [d.kernel_drops_kept_link() for d in kept] and False)
         for path, obj in mockobject.objects.items():
             if ADAPTER_IFACE in obj.props:
                 obj.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(False)
@@ -524,6 +538,9 @@ class PercDevice:
         # then "Device ... is already connected"): Connect succeeds, Connected stays false
         # until a Disconnect clears it. Seen on real bluetoothd 5.66 after fast link drops.
         self.stale = False
+        # A link the kernel kept when bluetoothd was killed (KillBluetoothd): Connected, no
+        # GATT client on it, until the kernel drops it.
+        self.kept_link = False
         # Connect to it while it does not advertise waits (no answer) instead of failing.
         self.connect_waits = False
         self.pending_connect = None
@@ -672,6 +689,25 @@ class PercDevice:
             return False
         GLib.timeout_add(int(delay_s * 1000), fire)
 
+    def keep_link_without_gatt(self):
+        """The link stays (Connected), but its GATT client and subscriptions went with bluetoothd."""
+        self.kept_link = True
+        self.subscribed.clear()
+        for ch in self.chars.values():
+            ch.release_socket()
+            ch.props[CHAR_IFACE]["Notifying"] = dbus.Boolean(False)
+        self.set_props({"ServicesResolved": dbus.Boolean(False)}, announce=False)
+
+    def kernel_drops_kept_link(self):
+        if not self.kept_link:
+            return
+        self.kept_link = False
+        present = self.emulator.present
+        self.link_lost(announce=present)
+        log(f"{self.address}: the kernel dropped the link the killed bluetoothd left")
+        if present and self.auto_connect:
+            self.schedule_auto_connect(0.05, resolve_delay_s=0.3)
+
     def link_lost(self, announce=True, local=False):
         if not self.connected:
             return
@@ -817,6 +853,16 @@ class DeviceObject(mockobject.DBusMockObject):
             # bluetoothd's Disconnect also takes a paired device out of the auto-connect list.
             perc.auto_connect = False
             return error(err("org.bluez.Error.NotConnected", "Not Connected"))
+        if perc.kept_link:
+            # device_request_disconnect arms DISCONNECT_TIMER (2 s); the kernel may drop the
+            # link first.
+            def later():
+                perc.kept_link = False
+                perc.link_lost(announce=True, local=True)
+                reply()
+                return False
+            GLib.timeout_add(STALE_DISCONNECT_MS, later)
+            return
         perc.link_lost(announce=True, local=True)
         reply()
 
@@ -1093,6 +1139,12 @@ class Control(dbus.service.Object):
     def Vanish(self, seconds):
         """bluetoothd goes away (releases org.bluez); back after `seconds` (0: on Return)."""
         self.em.vanish(float(seconds))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="d", out_signature="")
+    def KillBluetoothd(self, seconds):
+        """bluetoothd SIGKILLed: gone like Vanish, but connected links stay in the kernel (see
+        vanish); back after `seconds` (0: on Return)."""
+        self.em.vanish(float(seconds), kernel_keeps_links=True)
 
     @dbus.service.method(CONTROL_IFACE, in_signature="", out_signature="")
     def Return(self):

@@ -64,6 +64,26 @@ import PercTestSupport
         #expect(await eventually { log.count(.light) >= 20 })
     }
 
+    /// bluetoothd SIGKILLed (real 5.66 + kernel 6.12 on the harness): the link stays in the
+    /// kernel; the new bluetoothd shows the PERC Connected with no services and puts no GATT
+    /// client on it, and the kernel drops it 2 s after the kill. The link then connects at
+    /// once instead of backing off first (the harness's 3 s limit: 2 s of it are the kernel's).
+    @Test func aLinkTheKernelKeptWhenBluetoothdWasKilledIsReplacedAtOnce() async throws {
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
+        defer { task.cancel() }
+        let killed = ContinuousClock.now
+        try await bed.control.killBluetoothd(seconds: 0.2)
+        #expect(await eventually { log.count(.link, value: 0) == 1 })
+        #expect(await eventually(6) { link.linkUps == 2 }, "\(log.statuses)")
+        let back = ContinuousClock.now - killed
+        print("bluetoothd killed: streaming again \(back) later (the kernel keeps the old link 2 s)")
+        let atOnce = log.statuses.contains { if case .retrying(let why, 0) = $0 { why.contains("from before bluetoothd restarted") } else { false } }
+        #expect(atOnce, "\(log.statuses)")
+        #expect(back < .seconds(2.8), "the kernel's 2 s, then one connect")
+        try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 10)
+        #expect(await eventually { log.count(.light) >= 10 })
+    }
+
     /// Real bluetoothd 5.66 after a fast link drop (real-BlueZ harness: "No matching
     /// connection for device", then "Device … is already connected"): Connect answers ok but
     /// Connected never becomes true, for every retry. A Disconnect clears it.
