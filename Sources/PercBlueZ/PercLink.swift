@@ -131,9 +131,6 @@ public final class PercLink: Sendable {
                 await discovery.unwant()
                 continue
             }
-            // A link found up, not made by this loop (after a bluetoothd restart: one the kernel
-            // kept, without a GATT client on it).
-            let foundConnected = device.connected
             if !device.connected {
                 attempt += 1
                 once(.connecting(attempt: attempt))
@@ -253,13 +250,14 @@ public final class PercLink: Sendable {
                     try? await calls.disconnect(path)
                     continue
                 }
-                // A link found up that went before its services resolved is the common case after
-                // bluetoothd was killed: the new bluetoothd puts no GATT client on a link that
-                // outlived the old one (5.66: Connect answers "connected", Disconnect waits 2 s),
-                // and the kernel drops it 2 s after the old one died. The PERC advertises again at
-                // once: connect now, not after a back-off (the first time; again, it backs off).
-                if foundConnected, backoff == configuration.initialBackoff {
-                    once(.retrying(after: "a link from before bluetoothd restarted went before its services were resolved", inSeconds: 0))
+                // The common case after bluetoothd was killed: the LE link outlived the old
+                // bluetoothd in the kernel, the new one shows it Connected (its Connect answers
+                // ok at once and does nothing) but puts no GATT client on a link it did not make
+                // (Disconnect would wait its 2 s timer), and the kernel drops the idle link 2 s
+                // after the old one died. The PERC advertises again at once: connect now, not
+                // after a back-off (the first time; if it goes again, back off as usual).
+                if backoff == configuration.initialBackoff {
+                    once(.retrying(after: "the link went before its services were resolved (as a link from before a bluetoothd restart does)", inSeconds: 0))
                     backoff = min(backoff * 2, configuration.maxBackoff)
                     continue
                 }

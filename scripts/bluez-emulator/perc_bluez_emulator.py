@@ -349,9 +349,17 @@ class Emulator:
 
     def come_back(self):
         if not self.present:
+            # Real 5.66 (harness): a link the kernel kept is not in the new bluetoothd's first
+            # view of the device; its Connected=true follows when the kernel's connection list
+            # is read (load_connections), a moment after the name is taken.
+            kept = [dev for dev in self.devices.values() if dev.kept_link]
+            for dev in kept:
+                dev.set_props({"Connected": dbus.Boolean(False)}, announce=False)
             self.present = True
             self.conn.request_name(BLUEZ, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
             log("bluetoothd is back (took org.bluez)")
+            if kept:
+                GLib.timeout_add(20, lambda: [d.set_props({"Connected": dbus.Boolean(True)}) for d in kept if d.kept_link] and False)
             # Like a restarted bluetoothd: paired devices go into the auto-connect list, the
             # ones in range connect by themselves at once, services resolve a moment later.
             for dev in self.devices.values():
@@ -690,7 +698,8 @@ class PercDevice:
         GLib.timeout_add(int(delay_s * 1000), fire)
 
     def keep_link_without_gatt(self):
-        """The link stays (Connected), but its GATT client and subscriptions went with bluetoothd."""
+        """The link stays (Connected; a Connect answers ok and does nothing, as 5.66 does for a
+        device it has as LE-connected), but its GATT client and subscriptions went with bluetoothd."""
         self.kept_link = True
         self.subscribed.clear()
         for ch in self.chars.values():
