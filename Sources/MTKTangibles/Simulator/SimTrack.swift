@@ -14,9 +14,11 @@ struct SimTrack: Hashable, Sendable {
         keys = [Key(time: time, position: position, angle: angle)]
     }
 
+    /// The pose at `t`, stamped `t` (before the first key or after the last, that key's pose).
     func key(at t: Seconds) -> Key {
-        guard let first = keys.first, t > first.time else { return keys[0] }
-        guard let last = keys.last, t < last.time else { return keys[keys.count - 1] }
+        guard let first = keys.first, t > first.time else { return Key(time: t, position: keys[0].position, angle: keys[0].angle) }
+        let last = keys[keys.count - 1]
+        guard t < last.time else { return Key(time: t, position: last.position, angle: last.angle) }
         var lo = 0, hi = keys.count - 1
         while hi - lo > 1 {
             let mid = (lo + hi) / 2

@@ -194,13 +194,21 @@ struct DemoCommand: AsyncParsableCommand {
 
     static func printSummary(_ s: DemoLoop.Summary, last: FrameResult?) {
         func pct(_ p: Double) -> Double { s.steps.totalCount == 0 ? 0 : Double(s.steps.valueAtPercentile(p * 100)) / 1e3 }
-        let meanError = s.poseErrorCount == 0 ? 0 : s.poseErrorSum / Double(s.poseErrorCount)
         print("demo summary: \(s.frames) frames, \(s.recognitions) recognitions, \(s.overlays) overlays, light checks \(s.confirmed) confirmed / \(s.rejected) rejected / \(s.inconclusive) inconclusive")
         print(String(format: "  step time p50 %.0f µs, p99 %.0f µs; reported pose vs simulator truth: mean %.2f mm over %d poses",
-                     pct(0.5), pct(0.99), meanError, s.poseErrorCount))
+                     pct(0.5), pct(0.99), s.poseErrors.mean, s.poseErrors.count))
+        for t in s.poseErrors.ranked {
+            var line = String(format: "  %@: mean %.2f mm over %d poses, at most %.1f mm", t.name, t.mean, t.count, t.largest)
+            if let w = t.worst {
+                line += String(format: "; worst stretch %.1f–%.1f s: %d frames more than %.0f mm off, up to %.1f mm",
+                               w.start, w.end, w.frames, PoseErrorSummary.threshold, w.largest)
+            }
+            print(line)
+        }
+        print("  at the end:")
         for t in last?.snapshot.tangibles ?? [] {
             let pose = t.pose.map { String(format: "(%.1f, %.1f) mm %.0f°", $0.position.x, $0.position.y, $0.angle * 180 / .pi) } ?? "-"
-            print("  \(t.name): \(t.state.rawValue)\(t.provenance.map { " (\($0.rawValue))" } ?? "") \(pose)")
+            print("    \(t.name): \(t.state.rawValue)\(t.provenance.map { " (\($0.rawValue))" } ?? "") \(pose)")
         }
     }
 }

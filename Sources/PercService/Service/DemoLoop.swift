@@ -16,8 +16,8 @@ public final class DemoLoop: Service {
         public var recognitions = 0
         public var confirmed = 0, rejected = 0, inconclusive = 0
         public var overlays = 0
-        /// Running sums, not sample lists: a demo may run for days.
-        public var poseErrorSum = 0.0, poseErrorCount = 0
+        /// Reported poses against the simulator's truth (running figures: a demo may run for days).
+        public var poseErrors = PoseErrorSummary()
         /// Engine step times in ns (HdrHistogram: bounded memory whatever the run's length).
         public var steps = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
     }
@@ -94,10 +94,10 @@ public final class DemoLoop: Service {
             let vsync = ((t + 0.002) * model.displayFrameRate).rounded(.up) / model.displayFrameRate
             runner.withLock { $0.present(overlay, at: vsync) }
         }
-        let errors: [Double] = runner.withLock { r in
+        let errors: [(id: TangibleID, name: String, error: Double)] = runner.withLock { r in
             result.snapshot.tangibles.compactMap { tg in
                 guard let pose = tg.pose, let truth = r.world.truePose(of: links?.simID(of: tg.id) ?? tg.id) else { return nil }
-                return pose.position.distance(to: truth.position)
+                return (tg.id, tg.name, pose.position.distance(to: truth.position))
             }
         }
         summary.withLock { s in
@@ -105,8 +105,7 @@ public final class DemoLoop: Service {
             s.recognitions += result.recognitions.count
             s.overlays += result.overlay == nil ? 0 : 1
             s.steps.record(UInt64(max(0, stepTime) * 1e9))
-            s.poseErrorSum += errors.reduce(0, +)
-            s.poseErrorCount += errors.count
+            s.poseErrors.add(frameAt: t, errors: errors)
             for o in result.outcomes {
                 switch o.result {
                 case .confirmed: s.confirmed += 1

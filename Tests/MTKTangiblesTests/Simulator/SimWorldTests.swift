@@ -18,6 +18,26 @@ struct SimWorldTests {
         return (w, out)
     }
 
+    /// Before: a move asked for after the tangible had been still since its last motion
+    /// ended interpolated from the end of that motion, so at the move's start it jumped most
+    /// of the way (the demo's near-equilateral PERC: 137 mm at 30 s, its touches with it).
+    @Test("a move after a rest starts where the tangible rests, at the time it is asked for")
+    func moveAfterARest() {
+        var w = SimWorld(seed: 3, model: HardwareModel())
+        w.add(.standardPerc(id: 1, name: "A"))
+        _ = w.advance(to: 0.5)
+        w.place(1, at: Pose(position: Vec2(200, 200), angle: 0))
+        _ = w.advance(to: 1)
+        w.move(1, through: [], turn: 1, duration: 1)   // a rotation in place, ends at 2 s
+        _ = w.advance(to: 10)
+        w.move(1, through: [Vec2(300, 200)], turn: 0, duration: 2)
+        #expect(w.truePose(of: 1)!.position.distance(to: Vec2(200, 200)) < 1e-9, "still where it rested at the move's start")
+        _ = w.advance(to: 11)
+        #expect(w.truePose(of: 1)!.position.distance(to: Vec2(250, 200)) < 1e-6, "half way after half the time")
+        _ = w.advance(to: 12)
+        #expect(w.truePose(of: 1)!.position.distance(to: Vec2(300, 200)) < 1e-6)
+    }
+
     @Test("a placement makes three marker contacts near the true markers and a field-on event")
     func placement() {
         let model = { var m = HardwareModel(); m.singleTouchProbability = 0; return m }()
