@@ -30,6 +30,9 @@ public final class PercLink: Sendable {
         /// How long Connected=true may follow a successful Connect answer (it follows within
         /// milliseconds when the link is there: 3 ms on the real-BlueZ harness).
         var connectedGrace: Duration = .milliseconds(300)
+        /// After a bluetoothd restart, this long a Connect answered without `Connected` is
+        /// taken for a link the kernel kept (it drops it 2 s after the old bluetoothd died).
+        var keptLinkWindow: Duration = .seconds(4)
         /// How long a connected PERC may take to resolve its services before we start over.
         var resolveTimeout: Duration = .seconds(15)
         /// How long the GATT objects may follow ServicesResolved (first connection) before the
@@ -222,6 +225,17 @@ public final class PercLink: Sendable {
                 // device" on the disconnect, "Device … is already connected" on the next one):
                 // Connect then succeeds while Connected stays false, for ever. Seen on the
                 // real-BlueZ harness after a fast link drop. Disconnect clears that state.
+                if up == nil, mirror.bluetoothdPresent, mirror.bluetoothdAppeared(within: configuration.keptLinkWindow.seconds) {
+                    // bluetoothd restarted moments ago (killed: the kernel kept the link). It
+                    // answers Connect at once for a link it has as connected, with Connected
+                    // coming late or not at all; a Disconnect would wait its 2 s timer. The
+                    // kernel drops the idle link 2 s after the old bluetoothd died (a Disconnect
+                    // would also hold it until bluetoothd's timer): ask again shortly, and the
+                    // first Connect after the drop makes a new link.
+                    once(.retrying(after: "bluetoothd restarted moments ago and has a link from before; waiting for the kernel to drop it", inSeconds: 0.1))
+                    await pause(.milliseconds(100), device: path)
+                    continue
+                }
                 if up == nil, mirror.bluetoothdPresent, mirror.device(path: path) != nil {
                     logger.info("PERC \(address): Connected still false \(configuration.connectedGrace) after Connect; disconnecting to clear BlueZ's stale link state")
                     // bluetoothd answers this after its 2 s disconnect timer: the state is

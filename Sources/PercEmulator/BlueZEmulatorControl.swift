@@ -79,5 +79,7 @@ public struct BlueZEmulatorControl: Sendable {
     public func returnBluetoothd() async throws { try await call("Return") }
     /// bluetoothd SIGKILLed: like `vanish`, but connected links stay in the kernel (the next
     /// bluetoothd shows them Connected without services; the kernel drops them 2 s after the kill).
-    public func killBluetoothd(seconds: Double) async throws { try await call("KillBluetoothd", [.double(seconds)]) }
+    public func killBluetoothd(seconds: Double, connectedAfter: Double = 0.02) async throws {
+        try await call("KillBluetoothd", [.double(seconds), .double(connectedAfter)])
+    }
 }
