@@ -108,6 +108,9 @@ public final class PercLink: Sendable {
         var backoff = configuration.initialBackoff
         var attempt = 0
         var lastStatus: PercLinkStatus?
+        // Whether a link of this PERC went since bluetoothd last came back: a link the kernel
+        // kept from the bluetoothd before can only be there until then.
+        var linkWentSinceBluetoothdCame = false
         func once(_ s: PercLinkStatus) {
             if s != lastStatus { report(s) }
             lastStatus = s
@@ -115,6 +118,7 @@ public final class PercLink: Sendable {
         let forever: Duration = .seconds(86_400 * 365)
         while !Task.isCancelled {
             guard mirror.bluetoothdPresent else {
+                linkWentSinceBluetoothdCame = false
                 once(.waitingForBluetoothd)
                 _ = await mirror.wait(timeout: forever) { $0.bluetoothdPresent ? true : nil }
                 continue
@@ -225,7 +229,8 @@ public final class PercLink: Sendable {
                 // device" on the disconnect, "Device … is already connected" on the next one):
                 // Connect then succeeds while Connected stays false, for ever. Seen on the
                 // real-BlueZ harness after a fast link drop. Disconnect clears that state.
-                if up == nil, mirror.bluetoothdPresent, mirror.bluetoothdAppeared(within: configuration.keptLinkWindow.seconds) {
+                if up == nil, mirror.bluetoothdPresent, !linkWentSinceBluetoothdCame,
+                   mirror.bluetoothdAppeared(within: configuration.keptLinkWindow.seconds) {
                     // bluetoothd restarted moments ago (killed: the kernel kept the link). It
                     // answers Connect at once for a link it has as connected, with Connected
                     // coming late or not at all; a Disconnect would wait its 2 s timer. The
@@ -270,6 +275,7 @@ public final class PercLink: Sendable {
                 // (Disconnect would wait its 2 s timer), and the kernel drops the idle link 2 s
                 // after the old one died. The PERC advertises again at once: connect now, not
                 // after a back-off (the first time; if it goes again, back off as usual).
+                linkWentSinceBluetoothdCame = true
                 if backoff == configuration.initialBackoff {
                     once(.retrying(after: "the link went before its services were resolved (as a link from before a bluetoothd restart does)", inSeconds: 0))
                     backoff = min(backoff * 2, configuration.maxBackoff)
@@ -313,6 +319,7 @@ public final class PercLink: Sendable {
             await unsubscribe(subscription)
             onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
             once(.lost(reason: reason))
+            linkWentSinceBluetoothdCame = true   // reset below if bluetoothd itself went
         }
     }
 
