@@ -134,11 +134,13 @@ import PercTestSupport
         var live: RSSIFigures?
         let seen = await eventually(10) {
             live = red(try? await diagnose(["--http", "127.0.0.1:\(serve.httpPort)"]).1)
-            return live?.count == 1
+            // At least the advertisement's: the emulator may announce the same RSSI again
+            // while the service discovers (seen once in a full run: 2 samples of -67).
+            return (live?.count ?? 0) >= 1
         }
         #expect(seen && live?.lastDBm == -67 && live?.minDBm == -67 && live?.maxDBm == -67, "\(String(describing: live))")
         #expect(try await serve.terminate() == 0)
         let (_, out) = try await diagnose(["--from", recording])
-        #expect(red(out)?.count == 1 && red(out)?.lastDBm == -67, "\(String(describing: red(out)))")
+        #expect((red(out)?.count ?? 0) >= 1 && red(out)?.lastDBm == -67 && red(out)?.maxDBm == -67, "\(String(describing: red(out)))")
     }
 }
