@@ -50,11 +50,6 @@ public final class BlueZMirror: Sendable {
         /// Adapters seen going from powered to off (`btmgmt power off`, `bluetoothctl power
         /// off`): someone chose that, so nobody here switches them back on.
         var switchedOff: Set<DBusObjectPath> = []
-        /// When a bluetoothd last took the bus name after another one had been seen (a
-        /// restart while we watched; CLOCK_MONOTONIC s).
-        var appearedAt: Double?
-        /// Whether any bluetoothd's snapshot was taken.
-        var hadSnapshot = false
         /// Whether `[bluetooth] adapter` has been on the bus since we started.
         var configuredAdapterSeen = false
     }
@@ -117,7 +112,6 @@ public final class BlueZMirror: Sendable {
                 guard s.generation == generation else { return nil }
                 s.objects = objects
                 s.owner = reply.sender
-                s.hadSnapshot = true
                 s.epoch += 1
                 let pending = s.buffered ?? []
                 let retake = s.bufferOverflowed
@@ -146,11 +140,6 @@ public final class BlueZMirror: Sendable {
     // MARK: queries
 
     public var bluetoothdPresent: Bool { state.withLock { $0.owner != nil } }
-    /// Whether a bluetoothd took the bus name less than `seconds` ago, after another one had
-    /// been seen (a restart: links the kernel kept from the one before may still be there).
-    func bluetoothdAppeared(within seconds: Double) -> Bool {
-        state.withLock { s in s.appearedAt.map { MonotonicClock.now() - $0 < seconds } ?? false }
-    }
 
     /// See `State.epoch`.
     var epoch: Int { state.withLock { $0.epoch } }
@@ -342,7 +331,6 @@ public final class BlueZMirror: Sendable {
             // Everything the new bluetoothd says from now on waits for (and lands on) its snapshot.
             s.buffered = newOwner.isEmpty ? nil : []
             s.bufferOverflowed = false
-            if !newOwner.isEmpty, s.hadSnapshot { s.appearedAt = MonotonicClock.now() }
             return had
         }
         if hadOwner {

@@ -30,9 +30,6 @@ public final class PercLink: Sendable {
         /// How long Connected=true may follow a successful Connect answer (it follows within
         /// milliseconds when the link is there: 3 ms on the real-BlueZ harness).
         var connectedGrace: Duration = .milliseconds(300)
-        /// After a bluetoothd restart, this long a Connect answered without `Connected` is
-        /// taken for a link the kernel kept (it drops it 2 s after the old bluetoothd died).
-        var keptLinkWindow: Duration = .seconds(4)
         /// How long a connected PERC may take to resolve its services before we start over.
         var resolveTimeout: Duration = .seconds(15)
         /// How long the GATT objects may follow ServicesResolved (first connection) before the
@@ -108,9 +105,6 @@ public final class PercLink: Sendable {
         var backoff = configuration.initialBackoff
         var attempt = 0
         var lastStatus: PercLinkStatus?
-        // Whether a link of this PERC went since bluetoothd last came back: a link the kernel
-        // kept from the bluetoothd before can only be there until then.
-        var linkWentSinceBluetoothdCame = false
         func once(_ s: PercLinkStatus) {
             if s != lastStatus { report(s) }
             lastStatus = s
@@ -118,7 +112,6 @@ public final class PercLink: Sendable {
         let forever: Duration = .seconds(86_400 * 365)
         while !Task.isCancelled {
             guard mirror.bluetoothdPresent else {
-                linkWentSinceBluetoothdCame = false
                 once(.waitingForBluetoothd)
                 _ = await mirror.wait(timeout: forever) { $0.bluetoothdPresent ? true : nil }
                 continue
@@ -229,18 +222,6 @@ public final class PercLink: Sendable {
                 // device" on the disconnect, "Device … is already connected" on the next one):
                 // Connect then succeeds while Connected stays false, for ever. Seen on the
                 // real-BlueZ harness after a fast link drop. Disconnect clears that state.
-                if up == nil, mirror.bluetoothdPresent, !linkWentSinceBluetoothdCame,
-                   mirror.bluetoothdAppeared(within: configuration.keptLinkWindow.seconds) {
-                    // bluetoothd restarted moments ago (killed: the kernel kept the link). It
-                    // answers Connect at once for a link it has as connected, with Connected
-                    // coming late or not at all; a Disconnect would wait its 2 s timer. The
-                    // kernel drops the idle link 2 s after the old bluetoothd died (a Disconnect
-                    // would also hold it until bluetoothd's timer): ask again shortly, and the
-                    // first Connect after the drop makes a new link.
-                    once(.retrying(after: "bluetoothd restarted moments ago and has a link from before; waiting for the kernel to drop it", inSeconds: 0.1))
-                    await pause(.milliseconds(100), device: path)
-                    continue
-                }
                 if up == nil, mirror.bluetoothdPresent, mirror.device(path: path) != nil {
                     logger.info("PERC \(address): Connected still false \(configuration.connectedGrace) after Connect; disconnecting to clear BlueZ's stale link state")
                     // bluetoothd answers this after its 2 s disconnect timer: the state is
@@ -275,7 +256,6 @@ public final class PercLink: Sendable {
                 // (Disconnect would wait its 2 s timer), and the kernel drops the idle link 2 s
                 // after the old one died. The PERC advertises again at once: connect now, not
                 // after a back-off (the first time; if it goes again, back off as usual).
-                linkWentSinceBluetoothdCame = true
                 if backoff == configuration.initialBackoff {
                     once(.retrying(after: "the link went before its services were resolved (as a link from before a bluetoothd restart does)", inSeconds: 0))
                     backoff = min(backoff * 2, configuration.maxBackoff)
@@ -319,7 +299,6 @@ public final class PercLink: Sendable {
             await unsubscribe(subscription)
             onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
             once(.lost(reason: reason))
-            linkWentSinceBluetoothdCame = true   // reset below if bluetoothd itself went
         }
     }
 
