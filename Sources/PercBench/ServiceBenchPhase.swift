@@ -52,6 +52,16 @@ struct BenchPhaseResult: Sendable {
     var burst: BenchBurst.Result?
     var exitStatus: Int32 = 0
 
+    /// serve's counters over the window, from its /metrics at the window's start and end.
+    mutating func takeMetrics(before: [String: Double], after: [String: Double]) {
+        func delta(_ name: String) -> Double { (after[name] ?? 0) - (before[name] ?? 0) }
+        notificationsPerSecond = seconds > 0 ? delta("percbridge_notifications_total") / seconds : 0
+        notificationsLost = Int(delta("percbridge_notifications_lost_total"))
+        framesCounted = Int(delta("percbridge_frames_total"))
+        appFramesDropped = Int(delta("percbridge_app_frames_dropped_total"))
+        appClients = Int(after["percbridge_app_clients"] ?? 0)
+    }
+
     /// CPU seconds per wall second as % of one core.
     static func percent(_ cpu: Double, _ seconds: Double) -> Double { seconds > 0 ? cpu / seconds * 100 : 0 }
     var servePercent: Double { Self.percent(serveCPU, seconds) }

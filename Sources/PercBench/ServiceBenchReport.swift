@@ -93,12 +93,21 @@ struct BenchReport {
         }
     }
 
+    /// One histogram per clock mode: `part` of what `pick` holds in each phase (only the phases
+    /// named `name`, if given; the first per mode).
+    private func byClock<R>(_ name: String?, _ pick: (BenchPhaseResult) -> R?,
+                            _ part: (R) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] {
+        var out: [String: Histogram<UInt64>] = [:]
+        for r in results where name == nil || r.phase.name == name {
+            if out[r.phase.clock] == nil, let v = pick(r) { out[r.phase.clock] = part(v) }
+        }
+        return out
+    }
+
     private func printLatency() {
         let phases = results.filter { $0.latency != nil }
         guard !phases.isEmpty else { return }
-        func by(_ part: (BenchLatency.Result) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] {
-            Dictionary(phases.map { ($0.phase.clock, part($0.latency!)) }, uniquingKeysWith: { a, _ in a })
-        }
+        func by(_ part: (BenchLatency.Result) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] { byClock(nil, \.latency, part) }
         table("Latency: emulator's notification send → TUIO packet received by the bench (same host); load "
               + phases.map { "\($0.phase.clock) \($0.load)" }.joined(separator: ", "), [
             ("total (field on + field off)", by(\.total)),
@@ -119,9 +128,7 @@ struct BenchReport {
     private func printTouchLatency() {
         let phases = results.filter { $0.touch != nil }
         guard !phases.isEmpty else { return }
-        func by(_ name: String, _ part: (BenchTouchLatency) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] {
-            Dictionary(phases.filter { $0.phase.name == name }.map { ($0.phase.clock, part($0.touch!)) }, uniquingKeysWith: { a, _ in a })
-        }
+        func by(_ name: String, _ part: (BenchTouchLatency) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] { byClock(name, \.touch, part) }
         table("Touch latency: a probe finger's move → the first TUIO datagram / WebSocket frame showing it, received by the bench", [
             ("TUIO in (load): send → TUIO out", by("load", \.toTUIO)),
             ("TUIO in (load): send → WebSocket app", by("load", \.toApp)),
@@ -140,9 +147,7 @@ struct BenchReport {
     private func printBursts() {
         let phases = results.filter { $0.burst != nil }
         guard !phases.isEmpty else { return }
-        func by(_ name: String, _ part: (BenchBurst.Result) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] {
-            Dictionary(phases.filter { $0.phase.name == name }.map { ($0.phase.clock, part($0.burst!)) }, uniquingKeysWith: { a, _ in a })
-        }
+        func by(_ name: String, _ part: (BenchBurst.Result) -> Histogram<UInt64>) -> [String: Histogram<UInt64>] { byClock(name, \.burst, part) }
         var rows: [(String, [String: Histogram<UInt64>])] = []
         for (name, title) in [("burst", "all PERCs on one phase"), ("onebyone", "streams started apart")]
         where phases.contains(where: { $0.phase.name == name }) {

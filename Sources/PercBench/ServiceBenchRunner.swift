@@ -53,14 +53,7 @@ struct BenchPhaseRunner {
             try await Task.sleep(for: .milliseconds(400))
             try await Self.place(addresses, touches: touches, control: control, watcher: watcher)
         }
-        let streamRate = phase.burst == nil ? percRate : burstRate
-        if streamRate > 0, !addresses.isEmpty {
-            if phase.burst == .oneByOne {
-                for address in addresses { try await control.startStream(address, rate: streamRate, count: 0) }
-            } else {
-                try await control.startStreamAll(rate: streamRate, count: 0)  // all on one phase: bursts
-            }
-        }
+        try await startStreams(addresses, control: control)
         var apps: BenchWSClients?
         if phase.clients > 0 {
             let readers = phase.clients - (phase.stalled ? 1 : 0)
@@ -109,13 +102,7 @@ struct BenchPhaseRunner {
         result.rssStartKiB = rss.first ?? 0
         result.rssEndKiB = rss.last ?? 0
         result.rssMaxKiB = rss.max() ?? 0
-        let after = await BenchHTTP.metrics(port: http)
-        func delta(_ name: String) -> Double { (after[name] ?? 0) - (before[name] ?? 0) }
-        result.notificationsPerSecond = delta("percbridge_notifications_total") / result.seconds
-        result.notificationsLost = Int(delta("percbridge_notifications_lost_total"))
-        result.framesCounted = Int(delta("percbridge_frames_total"))
-        result.appFramesDropped = Int(delta("percbridge_app_frames_dropped_total"))
-        result.appClients = Int(after["percbridge_app_clients"] ?? 0)
+        result.takeMetrics(before: before, after: await BenchHTTP.metrics(port: http))
         result.touchDatagrams = touches?.datagramsSent ?? 0
 
         await apps?.close()
@@ -128,16 +115,34 @@ struct BenchPhaseRunner {
         if phase.evdev, let probeApp {  // the recording is complete once serve has exited
             result.touch = try evdevLatency(serve: serve, from: start, to: end, app: probeApp)
         }
+        try analyseRecording(serve, transitions: transitions, from: start, to: end, app: probeApp, into: &result)
+        serve.removeFiles()
+        return result
+    }
+
+    /// The PERCs' notification streams: at `--perc-rate` all on one phase; in the burst phases
+    /// at `--burst-rate`, all on one phase or started one after another.
+    private func startStreams(_ addresses: [String], control: BlueZEmulatorControl) async throws {
+        let rate = phase.burst == nil ? percRate : burstRate
+        guard rate > 0, !addresses.isEmpty else { return }
+        if phase.burst == .oneByOne {
+            for address in addresses { try await control.startStream(address, rate: rate, count: 0) }
+        } else {
+            try await control.startStreamAll(rate: rate, count: 0)  // all on one phase: bursts
+        }
+    }
+
+    /// The latency and burst phases' figures from serve's recording (complete once serve exited).
+    private func analyseRecording(_ serve: BenchServeChild, transitions: [BenchLatency.Transition], from start: Seconds,
+                                  to end: Seconds, app: BenchWSProbeApp?, into result: inout BenchPhaseResult) throws {
         if phase.latency {
             let recorded = try BenchLatency.recordedFieldEvents(path: serve.recordingPath)
             result.latency = BenchLatency.analyse(transitions, recorded: recorded, log: verbose ? { printError($0) } : nil)
         }
-        if phase.burst != nil, let probeApp {
+        if phase.burst != nil, let app {
             let recorded = try BenchLatency.recordedSensorEvents(path: serve.recordingPath, kinds: [.field, .light])
-            result.burst = BenchBurst.analyse(recorded: recorded, from: start, to: end, app: probeApp.frameReceipts)
+            result.burst = BenchBurst.analyse(recorded: recorded, from: start, to: end, app: app.frameReceipts)
         }
-        serve.removeFiles()
-        return result
     }
 
     /// serve's read of each evdev move in the window (its recording) → the probe seen in TUIO and by the app.

@@ -72,33 +72,14 @@ enum WebServer {
         }
         if let diagnostics { DiagnosticsRoutes.register(on: router, diagnostics) }
 
-        // Upgrades are decided by a closure, not hummingbird-websocket's router: its
-        // `router.ws` keeps each connection's request context in a reference cycle, about
-        // 740 bytes that are never freed per app that ever connected (2.8.1; the heap test in
-        // AppChurnTests). A ping every `pingInterval` s keeps dead apps from holding a slot; a
-        // closed app's pending ping timer is freed only at its deadline (Swift runtime), so a
-        // shorter interval also returns that memory sooner.
-        var wsConfig = WebSocketServerConfiguration()
-        wsConfig.maxFrameSize = maxFrameBytes
-        wsConfig.autoPing = .enabled(timePeriod: .seconds(Int64(pingInterval)))
-        let wsConfiguration = wsConfig
-        let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { head, _, _ in
-            // Not upgraded: the HTTP router answers (the gate below has already answered a
-            // refused Origin/Host or token with 403/401; checked again so no path skips them).
-            guard URI(head.path ?? "").path == "/ws", guardian.check(head) == nil, access.allows(head) else { return .dontUpgrade }
-            return .upgrade([:]) { inbound, outbound, _ in
-                try await serveApp(inbound: inbound, outbound: outbound, hub: hub, metrics: metrics, refusals: refusals,
-                                   maxApps: maxApps, logger: logger)
-            }
-        }
         let address: BindAddress = .hostname(bind.host, port: bind.port)
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 // A refused upgrade is answered 403/401 with the reason (UpgradeGate), not 400.
                 GatedUpgradeChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(ws: wsConfiguration),
-                                                        shouldUpgrade: shouldUpgrade),
+                    inner: appChannel(responder: responder, pingInterval: pingInterval, guardian: guardian, access: access,
+                                      hub: hub, metrics: metrics, refusals: refusals, maxApps: maxApps, logger: logger),
                     decide: { head in
                         if let r = guardian.check(host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin")) {
                             refusals.refused(r, path: String(head.uri.prefix { $0 != "?" }))
@@ -123,6 +104,29 @@ enum WebServer {
             },
             logger: logger
         )
+    }
+
+    /// HTTP/1 with WebSocket upgrades of `/ws` to app sessions. Upgrades are decided by a
+    /// closure, not hummingbird-websocket's router: its `router.ws` keeps each connection's
+    /// request context in a reference cycle, about 740 bytes that are never freed per app that
+    /// ever connected (2.8.1; the heap test in AppChurnTests). A ping every `pingInterval` s
+    /// keeps dead apps from holding a slot; a closed app's pending ping timer is freed only at
+    /// its deadline (Swift runtime), so a shorter interval also returns that memory sooner.
+    private static func appChannel(responder: @escaping HTTPChannelHandler.Responder, pingInterval: Int, guardian: RequestGuard,
+                                   access: AccessToken, hub: AppHub, metrics: ServiceMetrics, refusals: RefusalLog,
+                                   maxApps: Int, logger: Logger) -> HTTP1WebSocketUpgradeChannel {
+        var ws = WebSocketServerConfiguration()
+        ws.maxFrameSize = maxFrameBytes
+        ws.autoPing = .enabled(timePeriod: .seconds(Int64(pingInterval)))
+        return HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(ws: ws)) { head, _, _ in
+            // Not upgraded: the HTTP router answers (the gate in front has already answered a
+            // refused Origin/Host or token with 403/401; checked again so no path skips them).
+            guard URI(head.path ?? "").path == "/ws", guardian.check(head) == nil, access.allows(head) else { return .dontUpgrade }
+            return .upgrade([:]) { inbound, outbound, _ in
+                try await serveApp(inbound: inbound, outbound: outbound, hub: hub, metrics: metrics, refusals: refusals,
+                                   maxApps: maxApps, logger: logger)
+            }
+        }
     }
 
     /// One app's WebSocket session: admitted up to `maxApps`, its mailbox written out while
