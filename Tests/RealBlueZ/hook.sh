@@ -182,15 +182,28 @@ restart_bluetoothd() {  # $1 signal
   /usr/libexec/bluetooth/bluetoothd -n >> $R/bluetoothd-restarted.log 2>&1 &
   return 0
 }
+# Each restart is measured three times (a fresh kill each time, one `streaming.py wait` each):
+# the stage passes when the median is within 3 s and none took over 6 s. One slow restart in
+# three (a VM on a loaded CI host) does not fail CI; a service that is slow every time does.
 for sig in KILL TERM; do
-  $SP snapshot > $R/base.json
-  if ! pidof bluetoothd >/dev/null; then stage bluetoothd-$sig FAIL "no bluetoothd before the stage (harness: $(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') kernel faults in dmesg)"
-  elif restart_bluetoothd $sig; then
-    # One measurement up to 30 s, judged against the 3 s limit (issue 34; a second pass
-    # after a failed one would measure its own polling, not the service).
+  figs=; bad=
+  for run in 1 2 3; do
+    $SP snapshot > $R/base.json
+    if ! pidof bluetoothd >/dev/null; then bad="no bluetoothd before run $run (harness: $(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') kernel faults in dmesg)"; break
+    elif ! restart_bluetoothd $sig; then bad="harness: bluetoothd did not exit in run $run ($(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') guest kernel faults in dmesg.txt)"; break; fi
     t=$(now); res=$($SP wait $R/base.json $t 30 $BOTH)
-    judged bluetoothd-$sig 3 "$res"
-  else stage bluetoothd-$sig FAIL "harness: bluetoothd did not exit ($(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') guest kernel faults in dmesg.txt)"; fi
+    echo "bluetoothd-$sig run $run: $res"
+    secs=$(echo "$res" | sed -n 's/^PASS back in \([0-9.]*\) s.*/\1/p')
+    [ -n "$secs" ] || { bad="run $run: $res"; break; }
+    figs="$figs $secs"
+    sleep 1
+  done
+  if [ -n "$bad" ]; then stage bluetoothd-$sig FAIL "$bad (runs so far:${figs:- none})"
+  else
+    med=$(printf '%s\n' $figs | sort -g | sed -n 2p); worst=$(printf '%s\n' $figs | sort -g | tail -1)
+    if awk "BEGIN{exit !($med <= 3 && $worst <= 6)}"; then stage bluetoothd-$sig PASS "back in median $med s of$figs s (limit 3 s)"
+    else stage bluetoothd-$sig FAIL "median $med s of$figs s (limit 3 s, none over 6 s)"; fi
+  fi
 done
 
 # Adapter switched off and on, last: switching hci0 off crashed the guest kernel in 4 of 4
