@@ -12,7 +12,10 @@ struct ListCommand: AsyncParsableCommand {
         the PERC state machine's (notInRange, inRange, onSurface, tracked, resting) \
         or, for PUCs, notRecognized/recognized; provenance says how sure the pose is \
         (guessed, confirmed, kept). Poses are millimetres from the surface's \
-        top-left corner and degrees clockwise.
+        top-left corner and degrees clockwise. A PERC whose light sensor is about \
+        equally far from two of its markers gets a warning line on stderr (a \
+        placement with only one of those markers touching cannot be resolved by \
+        light; it says where to put the sensor instead).
 
         Examples:
           percbridge list
@@ -34,6 +37,9 @@ struct ListCommand: AsyncParsableCommand {
             }
             print(ControlText.table(header: ["ID", "NAME", "KIND", "STATE", "PROVENANCE", "POSE", "ADDRESS", "LINK"],
                                     rows: rows.map(ControlText.tangibleRow)))
+            // On stderr, after the table: it stays one row per tangible for scripts that read it.
+            fflush(nil)
+            for w in ControlText.tangibleWarnings(rows) { FileHandle.standardError.write(Data((w + "\n").utf8)) }
         }
     }
 }

@@ -92,8 +92,19 @@ extension ControlService {
 
         // 3. The light-sensor offset, where the tangible lies now.
         let result = try await calibrate(stored, pose: pose, storedHint: "defined as tangible \(stored.id) with the standard offset")
-        reply = ControlValues.definition(result.definition)
+        return placedReply(result)
+    }
+
+    /// A defined or calibrated PERC's reply: its definition, the calibration, and a warning
+    /// when its light sensor is about equally far from two markers (logged too).
+    private func placedReply(_ result: (definition: TangibleDefinition, calibration: CalibrationResult)) -> [String: DBusValue] {
+        var reply = ControlValues.definition(result.definition)
         reply["calibration"] = .stringVariantDictionary(ControlValues.calibration(result.calibration))
+        let tolerance = pipeline.withPipeline { $0.core.engine.config.locateAmbiguity }
+        ControlValues.warn(result.definition, locateAmbiguity: tolerance, into: &reply)
+        if let warning = reply["warnings"]?.array?.first?.string {
+            logger.warning("tangible \(result.definition.id) (\(result.definition.name)): \(warning)", metadata: ["tangible": "\(result.definition.name)"])
+        }
         return reply
     }
 
@@ -104,10 +115,7 @@ extension ControlService {
             throw ControlError(.UnknownTangible, "no tangible \"\(InputText.clip(key))\" in the registry; `percbridge list` shows the known ones")
         }
         guard d.kind == .perc else { throw ControlError(.NotAPerc, "\(d.name) is a PUC: it has no light sensor to calibrate") }
-        let result = try await calibrate(d, pose: nil, storedHint: "the old offset stays")
-        var reply = ControlValues.definition(result.definition)
-        reply["calibration"] = .stringVariantDictionary(ControlValues.calibration(result.calibration))
-        return reply
+        return placedReply(try await calibrate(d, pose: nil, storedHint: "the old offset stays"))
     }
 
     /// Runs the offset search for `d` (at `pose`, or where the engine tracks it), waits for

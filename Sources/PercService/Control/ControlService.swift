@@ -77,12 +77,13 @@ public final class ControlService: Sendable {
     // MARK: Read
 
     func list() -> [[String: DBusValue]] {
-        let (definitions, snapshots) = pipeline.withPipeline { p in
-            (p.core.engine.definitions, p.lastResult?.snapshot.tangibles ?? [])
+        let (definitions, snapshots, ambiguity) = pipeline.withPipeline { p in
+            (p.core.engine.definitions, p.lastResult?.snapshot.tangibles ?? [], p.core.engine.config.locateAmbiguity)
         }
         let links = Dictionary(self.links.statuses().map { ($0.address.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
         return definitions.map { d in
-            ControlValues.tangible(d, snapshot: snapshots.first { $0.id == d.id }, link: d.address.flatMap { links[$0.uppercased()] })
+            ControlValues.tangible(d, snapshot: snapshots.first { $0.id == d.id }, link: d.address.flatMap { links[$0.uppercased()] },
+                                   locateAmbiguity: ambiguity)
         }
     }
 

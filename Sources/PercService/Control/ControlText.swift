@@ -19,6 +19,13 @@ public enum ControlText {
          t["provenance"]?.string ?? "-", pose(t), t["address"]?.string ?? "-", t["link"]?.string ?? "-"]
     }
 
+    /// The `warnings` of listed tangibles, one line each, for after the table.
+    public static func tangibleWarnings(_ rows: [[String: DBusValue]]) -> [String] {
+        rows.flatMap { t in
+            (t["warnings"]?.array ?? []).compactMap(\.string).map { "warning: tangible \(t["id"]?.int.map(String.init) ?? "?") (\(t["name"]?.string ?? "")): \($0)" }
+        }
+    }
+
     static func pose(_ t: [String: DBusValue]) -> String {
         guard let x = t["x"]?.double, let y = t["y"]?.double, let a = t["angle"]?.double else { return "-" }
         return String(format: "(%.1f, %.1f) %.0f°", x, y, a * 180 / .pi)
@@ -43,6 +50,7 @@ public enum ControlText {
         } else if d["kind"]?.string == "puc" {
             lines.append("  a PUC: recognised from its markers alone")
         }
+        for w in d["warnings"]?.array ?? [] { if let w = w.string { lines.append("  warning: " + w) } }
         lines.append("Watch it: percbridge list\(ControlClient.busArgument(bus))")
         return lines.joined(separator: "\n")
     }

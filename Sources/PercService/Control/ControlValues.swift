@@ -5,7 +5,9 @@ import PercSystem
 
 /// Builders of the `a{sv}` dictionaries the control API returns (keys in docs/control-api.md).
 enum ControlValues {
-    static func tangible(_ d: TangibleDefinition, snapshot: TangibleSnapshot?, link: LinkSummary?) -> [String: DBusValue] {
+    /// `locateAmbiguity`: the engine's setting, for the sensor-placement warning.
+    static func tangible(_ d: TangibleDefinition, snapshot: TangibleSnapshot?, link: LinkSummary?,
+                         locateAmbiguity: Double) -> [String: DBusValue] {
         var v: [String: DBusValue] = [
             "id": .int32(Int32(truncatingIfNeeded: d.id)), "name": .string(d.name), "kind": .string(d.kind.rawValue),
             "state": .string(snapshot?.state.rawValue ?? (d.kind == .perc ? "notInRange" : "notRecognized")),
@@ -20,7 +22,14 @@ enum ControlValues {
         if let o = d.lightSensorOffset { v["light_sensor_offset"] = point(o) }
         if let b = snapshot?.battery { v["battery"] = .int32(Int32(b)) }
         if let l = snapshot?.light { v["light"] = .int32(Int32(l)) }
+        warn(d, locateAmbiguity: locateAmbiguity, into: &v)
         return v
+    }
+
+    /// `warnings` (an array of strings) when the PERC's light sensor is about equally far
+    /// from two markers (see `TangibleDefinition.sensorPlacementWarning`).
+    static func warn(_ d: TangibleDefinition, locateAmbiguity: Double, into v: inout [String: DBusValue]) {
+        if let w = d.sensorPlacementWarning(tolerance: locateAmbiguity) { v["warnings"] = .array(element: "s", [.string(w)]) }
     }
 
     /// The signal's payload: only what changed state (id, name, state, provenance, pose).

@@ -39,6 +39,8 @@ import PercTestSupport
         #expect(d?["id"] as? Int == 2, "define measures the paired tangible, keeping its id")
         let calibration = d?["calibration"] as? [String: Any]
         #expect(calibration?["status"] as? String == "found", "\(define.stdout)")
+        // Its sensor's distances to the markers (29.1, 16.2, 26.6 mm) differ by 2 mm or more.
+        #expect(d?["warnings"] == nil, "\(define.stdout)")
         // The scenario's true offset (9, -6) in its own frame; the definition's frame is the
         // pose it was measured in (placed at 35°), so the offset found is that one turned by 35°.
         let truth = DemoPairingScenario.newPercOffset.vec.rotated(by: 35 * Double.pi / 180)
@@ -58,6 +60,14 @@ import PercTestSupport
         #expect(Vec2(x, y).distance(to: Vec2(500, 300)) < 3, "pose (\(x), \(y))")
         let list = try await demo.cli(["list"])
         #expect(list.stdout.contains("PERC red       perc  tracked  confirmed"), "\(list.stdout)")
+        // The standard PERC's sensor is 18.0 mm from markers 0 and 1: list warns (stderr) and
+        // says where the sensor should go; the table stays one row per tangible.
+        #expect(list.stderr.contains("warning: tangible 1 (PERC standard): the light sensor is 18.0 mm from marker 0 and 18.0 mm from marker 1 (0.0 mm apart)"), "\(list.stderr)")
+        #expect(list.stderr.contains("Put the sensor at ("), "\(list.stderr)")
+        #expect(!list.stderr.contains("PERC red"), "\(list.stderr)")
+        let listed = jsonObject(try await demo.cli(["list", "--json"]).stdout) as? [[String: Any]] ?? []
+        #expect((listed.first { $0["id"] as? Int == 1 }?["warnings"] as? [String])?.count == 1, "\(listed)")
+        #expect(listed.first { $0["name"] as? String == "PERC red" }?["warnings"] == nil)
 
         // The registry file holds the calibrated definition.
         let stored = try RegistryStore(path: demo.registry.path).load().tangibles.first { $0.name == "PERC red" }
