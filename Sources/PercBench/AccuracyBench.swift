@@ -60,7 +60,7 @@ struct AccuracyBench: ParsableCommand {
         guard cases >= 1 else { throw ValidationError("--cases must be at least 1") }
     }
 
-    private enum Verdict { case correct, wrongTrace, missed }
+    private enum Verdict { case correct, unresolved, wrongTrace, missed }
 
     /// A histogram of durations in microseconds (up to a minute).
     private static func microseconds() -> Histogram<UInt64> {
@@ -117,7 +117,7 @@ struct AccuracyBench: ParsableCommand {
         var latency = Self.microseconds()
         var counts: [String: Int] = [:]
         // Per number of marker touches at placement (3, 2, 1): cases, correct, wrong.
-        var byTouches: [Int: (cases: Int, correct: Int, wrong: Int)] = [:]
+        var byTouches: [Int: (cases: Int, correct: Int, wrong: Int, unresolved: Int)] = [:]
         var causes: [MissCause: Int] = [:]
         var causeExamples: [MissCause: [Int]] = [:]
         var afterTouch = Self.microseconds()
@@ -138,9 +138,10 @@ struct AccuracyBench: ParsableCommand {
             let result = play(c, latency: &latency1)
             let (verdict, recognisedAfter, touches) = (result.verdict, result.recognisedAfter, result.touches)
             if verdict == .wrongTrace { wrongBy[result.takenBy.map { "\($0)" } ?? "unknown", default: 0] += 1 }
-            byTouches[touches, default: (0, 0, 0)].cases += 1
-            if verdict == .correct { byTouches[touches, default: (0, 0, 0)].correct += 1 }
-            if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0)].wrong += 1 }
+            byTouches[touches, default: (0, 0, 0, 0)].cases += 1
+            if verdict == .correct { byTouches[touches, default: (0, 0, 0, 0)].correct += 1 }
+            if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0, 0)].wrong += 1 }
+            if verdict == .unresolved { byTouches[touches, default: (0, 0, 0, 0)].unresolved += 1 }
             if verdict == .correct, let a = result.afterLastTouch, let r = recognisedAfter {
                 _ = afterTouch.record(UInt64(max(0, a) * 1_000_000))
                 _ = touchAfterFieldOn.record(UInt64(max(0, r - a) * 1_000_000))
@@ -156,6 +157,7 @@ struct AccuracyBench: ParsableCommand {
             }
             switch verdict {
             case .correct: counts["correct", default: 0] += 1
+            case .unresolved: counts["unresolved", default: 0] += 1
             case .wrongTrace: counts["wrong", default: 0] += 1; if wrongExamples.count < 10 { wrongExamples.append(c.index) }
             case .missed: counts["missed", default: 0] += 1
             }
@@ -172,8 +174,10 @@ struct AccuracyBench: ParsableCommand {
               + (noDisplay ? "no display (no light check can run)" : "light checks by \(checker.rawValue) in the simulator")
               + (warmLatency ? ", PERC 1's learned latency carried from case to case" : ""))
         print("correct      \(pct(counts["correct"] ?? 0))")
+        print("unresolved   \(pct(counts["unresolved"] ?? 0))   placed on its own touch with the sensor within 3 mm, orientation unknown (no pose shown)")
+        print("correct + unresolved \(pct((counts["correct"] ?? 0) + (counts["unresolved"] ?? 0)))")
         print("wrong-trace  \(pct(counts["wrong"] ?? 0))   target < 0.1%")
-        let missedReduced = byTouches.filter { $0.key < 3 }.values.reduce(0) { $0 + $1.cases - $1.correct - $1.wrong }
+        let missedReduced = byTouches.filter { $0.key < 3 }.values.reduce(0) { $0 + $1.cases - $1.correct - $1.wrong - $1.unresolved }
         print("missed       \(pct(counts["missed"] ?? 0))   of them \(missedReduced) with fewer than three marker touches at placement")
         print(String(format: "field-on → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms, max %.0f ms (n = %d)",
                      Double(latency.valueAtPercentile(50)) / 1000, Double(latency.valueAtPercentile(95)) / 1000,
@@ -191,8 +195,9 @@ struct AccuracyBench: ParsableCommand {
         print("by marker touches at placement:")
         for n in byTouches.keys.sorted(by: >) {
             let b = byTouches[n]!
-            print(String(format: "  %d touches: %5d cases, correct %.2f%%, wrong-trace %.2f%%", n, b.cases,
-                         100 * Double(b.correct) / Double(b.cases), 100 * Double(b.wrong) / Double(b.cases)))
+            print(String(format: "  %d touches: %5d cases, correct %.2f%%, unresolved %.2f%%, wrong-trace %.2f%%", n, b.cases,
+                         100 * Double(b.correct) / Double(b.cases), 100 * Double(b.unresolved) / Double(b.cases),
+                         100 * Double(b.wrong) / Double(b.cases)))
         }
         print("field-on → recognised of correct cases by pattern and marker touches at placement:")
         for (cls, b) in byClass.sorted(by: { $0.key < $1.key }) where b.latency.totalCount > 0 {
@@ -264,6 +269,7 @@ struct AccuracyBench: ParsableCommand {
                 if case .checkAnswered(let r, .rejected) = e.event, requests[r]?.ownIn == true { ownRejected = true }
                 if case .locateAmbiguous = e.event { ambiguous = true }
                 if case .transition(_, .tracked, let reason) = e.event { lastTaken = reason }
+                if case .transition(_, .placed, let reason) = e.event { lastTaken = reason }
             }
             if log {
                 for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
@@ -287,6 +293,7 @@ struct AccuracyBench: ParsableCommand {
                           + (nearest.map { String(format: " (nearest sensor position %.1f mm from the true one)", $0) } ?? ""))
                 }
             }
+            if let r = out.tangible(id), let p = r.placement, !ownTrace(p.touch), !wrong { wrong = true; takenBy = lastTaken }
             guard let r = out.tangible(id), r.state == .tracked || r.state == .resting,
                   let arrival = runner.world.truth.placement(of: id)?.fieldOnArrival else { continue }
             let own = r.traces.allSatisfy(ownTrace)
@@ -310,6 +317,11 @@ struct AccuracyBench: ParsableCommand {
         let touches = placement?.touchingMarkers.count ?? 3
         let pattern = Self.patternName(c.scenario.tangibles.first(where: { $0.id == id })?.markers ?? BuiltInScenarios.standardMarkers)
         if wrong { return CaseResult(verdict: .wrongTrace, touches: touches, takenBy: takenBy, pattern: pattern) }
+        // Placed with its orientation unresolved: its own touch, and the sensor where it is.
+        if let r = last?.tangible(id), let p = r.placement, ownTrace(p.touch),
+           let sensor = runner.world.trueSensorPosition(of: id), p.sensor.distance(to: sensor) <= 3 {
+            return CaseResult(verdict: .unresolved, touches: touches, pattern: pattern)
+        }
         guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
               let pose = r.pose, let truth = runner.world.truePose(of: id),
               let markers = runner.world.definitions.first(where: { $0.id == id })?.markers,

@@ -171,7 +171,7 @@ struct EngineBench: ParsableCommand {
             for (d, r) in zip(w.definitions, out.tangibles) {
                 let contacts = r.traces.compactMap { engine.table.summary($0)?.contactID }
                 held.formUnion(contacts)
-                if r.state == .tracked { tracked.append((d, contacts)) } else if r.state == .onSurface { searching.append(d) }
+                if r.state == .tracked { tracked.append((d, contacts)) } else if r.state == .onSurface || r.state == .placed { searching.append(d) }
             }
             let nStart = ThreadCPUClock.nanoseconds()
             naive.step(frame, held: held, searching: searching, tracked: tracked)

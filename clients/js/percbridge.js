@@ -91,6 +91,13 @@ export class PercBridge extends EventTarget {
   /** Surface mm → CSS pixels of the page. */
   toPixels(x, y) { const g = this.geometry; return { px: g.left + x * g.scale, py: g.top + y * g.scale }; }
 
+  // A `placed` tangible (orientation unresolved): its touch and sensor points in pixels too
+  // (`touchPx`, `sensorPx`: {px, py}).
+  _placePixels(p) {
+    p.touchPx = this.toPixels(p.touch[0], p.touch[1]);
+    p.sensorPx = this.toPixels(p.sensor[0], p.sensor[1]);
+  }
+
   /** CSS pixels of the page → surface mm. */
   toSurface(px, py) { const g = this.geometry; return { x: (px - g.left) / g.scale, y: (py - g.top) / g.scale }; }
 
@@ -222,6 +229,7 @@ export class PercBridge extends EventTarget {
       case "frame":
         for (const t of m.tangibles || []) {
           if (t.pose) Object.assign(t, this.toPixels(t.pose.x, t.pose.y));
+          if (t.placement) this._placePixels(t.placement);
           const was = this._states.get(t.id);
           const now = t.state + "/" + (t.provenance || "");
           if (was !== now) {
@@ -274,7 +282,10 @@ export class PercBridge extends EventTarget {
     // Pixel positions follow the new geometry at once (not only from the next message).
     if (this.overlay) for (const p of this.overlay.patches) Object.assign(p, this.toPixels(p.x, p.y));
     if (this.frame) {
-      for (const t of this.frame.tangibles || []) if (t.pose) Object.assign(t, this.toPixels(t.pose.x, t.pose.y));
+      for (const t of this.frame.tangibles || []) {
+        if (t.pose) Object.assign(t, this.toPixels(t.pose.x, t.pose.y));
+        if (t.placement) this._placePixels(t.placement);
+      }
       for (const p of this.frame.pointers || []) Object.assign(p, this.toPixels(p.x, p.y));
     }
   }

@@ -12,7 +12,7 @@ const pb = new PercBridge({ name: "percbridge-viewer", drawsOverlay: true });
 // Test and console hook: what the page knows and what it drew.
 const hook = window.percbridge = { client: pb, connected: false, frames: 0, drawn: {}, errors: [] };
 
-const stateColour = { tracked: "#34a853", resting: "#4285f4", onSurface: "#fbbc04", inRange: "#9aa0a6", notInRange: "#5f6368",
+const stateColour = { tracked: "#34a853", resting: "#4285f4", onSurface: "#fbbc04", placed: "#fd8d3c", inRange: "#9aa0a6", notInRange: "#5f6368",
                       recognized: "#34a853", notRecognized: "#5f6368" };
 
 function layout() {
@@ -36,6 +36,21 @@ function draw() {
   const f = pb.frame;
   if (f) {
     for (const tg of f.tangibles) {
+      if (tg.placement && tg.placement.touchPx) {
+        // Placed, its turn unknown: the touch and the sensor, no pose (docs/app-protocol.md).
+        const a = tg.placement.touchPx, b = tg.placement.sensorPx;
+        ctx.strokeStyle = ctx.fillStyle = stateColour[tg.state] || "#fd8d3c";
+        ctx.lineWidth = Math.max(2, 0.8 * s);
+        ctx.setLineDash([4, 4]);
+        ctx.beginPath(); ctx.moveTo(a.px, a.py); ctx.lineTo(b.px, b.py); ctx.stroke();
+        ctx.setLineDash([]);
+        for (const q of [a, b]) { ctx.beginPath(); ctx.arc(q.px, q.py, Math.max(3, 2.5 * s), 0, 2 * Math.PI); ctx.fill(); }
+        ctx.fillStyle = "#e8eaed";
+        ctx.font = Math.max(11, 4 * s) + "px system-ui";
+        ctx.fillText(tg.name + " · placed, turn unknown", a.px + 8, a.py);
+        drawn.tangibles.push({ id: tg.id, state: tg.state, placement: { touch: tg.placement.touch, sensor: tg.placement.sensor } });
+        continue;
+      }
       if (!tg.pose) continue;
       const def = pb.definitions.get(tg.id);
       const r = ((def && def.footprint_radius_mm) || 30) * s;

@@ -197,7 +197,10 @@ extension Engine {
 
         // Traces held for good (not a pending window guess) are never combined by the matcher.
         var pendingGuessers: Set<TangibleID> = []
-        for i in slots.indices where slots[i].perc?.hasPendingGuess == true { pendingGuessers.insert(slots[i].id) }
+        // (A placed PERC's touch too: a second marker touch must pair with it.)
+        for i in slots.indices where slots[i].perc?.hasPendingGuess == true || slots[i].perc?.placement != nil {
+            pendingGuessers.insert(slots[i].id)
+        }
         for i in scene.ids.indices {
             if let h = scene.holder[i], !pendingGuessers.contains(h) { scene.blocked[i] = true }
         }
@@ -254,6 +257,9 @@ extension Engine {
             }
             var obs = SearchObservation()
             obs.canCheck = canCheck(i)
+            if let p = slots[i].perc?.placement, let k = scene.slot[p.touch], scene.alive[k], scene.holder[k] == id {
+                obs.placedTouch = scene.positions[k]
+            }
             switch w {
             case .none:
                 continue
@@ -338,6 +344,7 @@ extension Engine {
                 if case .window = w, slots[i].perc!.searchPhase == .lightOnly {
                     var again = SearchObservation()
                     again.canCheck = obs.canCheck
+                    again.placedTouch = obs.placedTouch
                     again.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
                     again.tuples = tuples(i, &scene).filter { open($0, scene) }
                     again.loneTouches = loneTouches(i, &scene)

@@ -76,6 +76,7 @@ public struct Engine: Sendable {
         sceneBuffers = FrameScene()
         scene.load(table: table, cellSize: cellSize)
         for i in slots.indices {
+            if let p = slots[i].perc?.placement { scene.setHolder(p.touch, slots[i].id) }
             guard let track = slots[i].track else { continue }
             for case let tr? in track.slots { scene.setHolder(tr, slots[i].id) }
         }

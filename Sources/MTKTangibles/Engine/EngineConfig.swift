@@ -95,6 +95,12 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// Triples that form later in the window join the check. Recordings made before this
     /// setting existed read it as off, so they replay as they ran.
     public var checkRivalsInWindow = true
+    /// A locate check whose poses all stand on the one touch (another marker of the PERC on
+    /// it, each putting the sensor within `locateAmbiguity`) reports the PERC `placed`: the
+    /// touch and the sensor are known, its orientation is not (docs/perc-state-machine.md,
+    /// "Placed"). Off: none is taken and the PERC stays `onSurface` until a second marker
+    /// touches. Recordings made before this setting existed read it as off.
+    public var reportUnresolvedPlacements = true
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 
@@ -135,5 +141,6 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         turnJitter = try v(.turnJitter, 0)
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)
         checkRivalsInWindow = try v(.checkRivalsInWindow, false)
+        reportUnresolvedPlacements = try v(.reportUnresolvedPlacements, false)
     }
 }

@@ -19,4 +19,6 @@ public struct TangibleReport: Hashable, Sendable, Codable {
     public var lightValue: Int?
     /// Battery percentage last reported (PERC), if any.
     public var battery: Int?
+    /// State `placed`: the touch and sensor points (no pose: its orientation is unresolved).
+    public var placement: Placement?
 }

@@ -33,7 +33,7 @@ struct TangibleSlot: Sendable {
 
     var track: Track? { perc?.track ?? puc?.track }
 
-    var held: [TraceID] { track?.traces ?? [] }
+    var held: [TraceID] { track?.traces ?? perc?.placement.map { [$0.touch] } ?? [] }
 
     var stateName: TangibleStateName { perc?.stateName ?? puc!.stateName }
 
@@ -46,6 +46,7 @@ struct TangibleSlot: Sendable {
         if perc != nil {
             if let (pose, prov) = perc?.pose { r.pose = pose; r.provenance = prov }
             r.searchPhase = perc?.searchPhase
+            r.placement = perc?.placement
             need = perc?.need
         } else if let t = puc?.track {
             r.pose = t.pose; r.provenance = t.provenance

@@ -30,6 +30,8 @@ public struct PercMachine: Sendable {
         /// Candidates a light check rejected (`Candidate.rejectionKey`), and until when they
         /// are not offered again.
         var rejected: [[TraceID]: Seconds] = [:]
+        /// Placed on one marker touch with its orientation unresolved (state `placed`).
+        public internal(set) var placed: Placement?
     }
 
     public struct Rest: Hashable, Sendable {
@@ -108,7 +110,18 @@ public struct PercMachine: Sendable {
             go(.notInRange, .linkLost, &out)
         case (.onSurface, .field(on: false)):
             go(.inRange, .fieldOff, &out)
-        case (.onSurface(let s), .search(let obs)):
+        case (.onSurface(var s), .search(let obs)):
+            if let p = s.placed {
+                // The touch it stands on: gone (lifted, or the marker lost) ends the placement.
+                if let position = obs.placedTouch {
+                    s.placed = p.moved(to: position)
+                } else {
+                    s.placed = nil
+                    out.append(.traceReleased(p.touch, reason: .ended))
+                    go(.onSurface(s), .tracesLost, &out)
+                }
+                state = .onSurface(s)
+            }
             search(s, obs, time, &out)
         case (.onSurface(var s), .outcome(let o, let current)):
             guard let check = s.check, check.request == o.request else { break }
@@ -119,6 +132,20 @@ public struct PercMachine: Sendable {
                 if let c = current, check.candidate(hypothesis: h) != nil {
                     if check.kind == .locate {
                         let rivals = locateRivals(of: c, in: check)
+                        if !rivals.isEmpty, config.reportUnresolvedPlacements, c.traceSet.count == 1, s.placed == nil,
+                           rivals.allSatisfy({ $0.traceSet == c.traceSet }), let offset = definition.lightSensorOffset,
+                           let touch = c.traceSet.first, let m = c.traces.firstIndex(where: { $0 != nil }) {
+                            // Every pose that puts the sensor there stands on this one touch:
+                            // the PERC is there, only its turn is unknown. Placed, not tracked.
+                            for tr in Set(rivals.flatMap(\.traceSet)) { s.rejected[[tr]] = time + config.recheckRejectedAfter }
+                            let poses = 1 + Set(rivals.map(\.traces)).count
+                            out.append(.locateAmbiguous(request: o.request, poses: poses))
+                            s.placed = Placement(touch: touch, touchPosition: c.pose.apply(definition.markers[m]),
+                                                 sensor: c.pose.apply(offset), poses: poses, since: time)
+                            out.append(.tracesAssigned([touch], reason: .placedUnresolved))
+                            go(.onSurface(s), .placedUnresolved, &out)
+                            return out
+                        }
                         if !rivals.isEmpty {
                             // Where the sensor is, more than one pose puts it: none is taken.
                             // Those touches rest; a second marker touch settles it (thesis).
@@ -573,7 +600,7 @@ public struct PercMachine: Sendable {
         switch s {
         case .notInRange: return .notInRange
         case .inRange: return .inRange
-        case .onSurface: return .onSurface
+        case .onSurface(let s): return s.placed == nil ? .onSurface : .placed
         case .tracked: return .tracked
         case .resting: return .resting
         }
@@ -591,10 +618,17 @@ public struct PercMachine: Sendable {
         }
     }
 
-    /// The traces the PERC holds (tracked only).
+    /// The traces the PERC holds (tracked; placed: its one touch).
     public var heldTraces: [TraceID] {
         if case .tracked(let t, _, _) = state { return t.traces }
+        if let p = placement { return [p.touch] }
         return []
+    }
+
+    /// Placed on one touch, orientation unresolved (state `placed`).
+    public var placement: Placement? {
+        if case .onSurface(let s) = state { return s.placed }
+        return nil
     }
 
     public var track: Track? {

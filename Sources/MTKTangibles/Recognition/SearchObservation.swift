@@ -39,6 +39,8 @@ public struct SearchObservation: Sendable {
     /// A tracked PERC awaiting its re-confirmation: whether all its traces lie still (a
     /// stationary check of a moving pose would be answered by the background).
     public var trackIsStill = false
+    /// A placed PERC: where the touch it stands on is now (nil: it ended or another took it).
+    public var placedTouch: Vec2?
 
     public init() {}
 

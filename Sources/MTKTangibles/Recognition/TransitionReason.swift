@@ -13,6 +13,9 @@ public enum TransitionReason: String, Hashable, Sendable, Codable {
     /// The PERC made one marker touch, and light found its sensor where only one pose around
     /// that touch puts it (`VerificationNeed.Kind.locate`).
     case located
+    /// A locate check found the sensor, and every pose that puts it there stands on the one
+    /// touch with another marker: `placed`, orientation unresolved.
+    case placedUnresolved
     /// At the end of the window another triple fitted, or the guess conflicted with another
     /// tangible: the guess is withdrawn and light checks decide.
     case guessWithdrawn

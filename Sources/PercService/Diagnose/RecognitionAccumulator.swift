@@ -20,7 +20,7 @@ struct RecognitionAccumulator: Sendable {
         case .transition(let from, let to, let reason):
             enter(to, at: e.time)
             if to == .onSurface && reason == .fieldOn { fieldOnAt = e.time }
-            if (from == .onSurface && to == .tracked) || (from == .notRecognized && to == .recognized) {
+            if ((from == .onSurface || from == .placed) && to == .tracked) || (from == .notRecognized && to == .recognized) {
                 figures.recognitions += 1
                 if let on = fieldOnAt { figures.timeToRecogniseMs.add((e.time - on) * 1000) }
                 fieldOnAt = nil

@@ -33,7 +33,7 @@ enum SVGChart {
     }
 
     static let stateColours: [String: String] = [
-        "notInRange": "#bbb", "inRange": "#9ecae1", "onSurface": "#fdae6b", "tracked": "#31a354",
+        "notInRange": "#bbb", "inRange": "#9ecae1", "onSurface": "#fdae6b", "placed": "#fd8d3c", "tracked": "#31a354",
         "resting": "#756bb1", "notRecognized": "#bbb", "recognized": "#31a354",
     ]
 

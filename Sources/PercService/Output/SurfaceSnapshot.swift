@@ -27,6 +27,8 @@ public struct TangibleSnapshot: Hashable, Sendable {
     public var state: State
     public var pose: Pose?
     public var provenance: Provenance?
+    /// State `placed`: touch and sensor points, orientation unresolved (no pose, not in TUIO).
+    public var placement: Placement?
     /// Changes each time the tangible is recognised anew (TUIO session id).
     var session: Int64?
     /// Surface velocity (mm/s), zero when unknown.

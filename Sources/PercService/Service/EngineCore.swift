@@ -54,8 +54,9 @@ public struct EngineCore {
                 motion[r.id] = nil
             }
             t.session = sessions[r.id]
+            t.placement = r.placement
             if r.kind == .perc {
-                t.field = [.onSurface, .tracked, .resting].contains(r.state) ? 1 : (r.state == .notInRange ? nil : 0)
+                t.field = [.onSurface, .placed, .tracked, .resting].contains(r.state) ? 1 : (r.state == .notInRange ? nil : 0)
             }
             tangibles.append(t)
         }

@@ -27,6 +27,11 @@ enum AppFrameJSON {
             if i > 0 { w.raw(",") }
             w.raw("{\"id\":"); w.int(Int64(t.id))
             w.raw(",\"name\":"); w.string(t.name)
+            if let p = t.placement {
+                w.raw(",\"placement\":{\"sensor\":["); w.number(p.sensor.x); w.raw(","); w.number(p.sensor.y)
+                w.raw("],\"touch\":["); w.number(p.touchPosition.x); w.raw(","); w.number(p.touchPosition.y)
+                w.raw("]}")
+            }
             if let p = t.pose {
                 w.raw(",\"pose\":{\"angle\":"); w.number(p.angle)
                 w.raw(",\"x\":"); w.number(p.position.x)

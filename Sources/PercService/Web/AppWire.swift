@@ -46,6 +46,8 @@ public enum AppWire {
         var name: String
         var state: String
         var pose: PoseJSON?
+        /// State `placed`: the touch it stands on and its light sensor (surface mm); no pose.
+        var placement: PlacementJSON?
         var provenance: String?
         var session: Int64?
         var velocity: [Double]
@@ -54,6 +56,11 @@ public enum AppWire {
         public var predicted: PredictedJSON?
         var sensors: Sensors
         struct Sensors: Encodable { var field: Int?; var light: Int?; var battery: Int? }
+    }
+
+    public struct PlacementJSON: Encodable {
+        var sensor: [Double]
+        var touch: [Double]
     }
 
     public struct PredictedJSON: Encodable {
@@ -129,6 +136,8 @@ extension AppWire.FrameMessage {
         self.init(frame: s.frame, time: s.time, tangibles: s.tangibles.map { t in
             AppWire.TangibleJSON(id: t.id, name: t.name, state: t.state.rawValue,
                                  pose: t.pose.map { AppWire.PoseJSON(x: $0.position.x, y: $0.position.y, angle: $0.angle) },
+                                 placement: t.placement.map { AppWire.PlacementJSON(sensor: [$0.sensor.x, $0.sensor.y],
+                                                                                     touch: [$0.touchPosition.x, $0.touchPosition.y]) },
                                  provenance: t.provenance?.rawValue, session: t.session,
                                  velocity: [t.velocity.x, t.velocity.y],
                                  predicted: aheadMS > 0 ? t.pose.map { p in

@@ -65,6 +65,31 @@ import PercTestSupport
         #expect(hello)
     }
 
+    /// A `placed` PERC (orientation unresolved): the viewer draws its touch and sensor from
+    /// `placement` (pixels from percbridge.js's `touchPx`/`sensorPx`), no pose.
+    @Test(.enabled(if: Chromium.path != nil)) func viewerDrawsAPlacedPercAsItsTwoPoints() async throws {
+        let server = try await TestWebServer.start()
+        defer { server.stop() }
+        var snapshot = TestWebServer.snapshot(frame: 30, x: 200)
+        var placed = TangibleSnapshot(id: 2, name: "blue", state: .placed, pose: nil, provenance: nil)
+        placed.placement = Placement(touch: 5, touchPosition: Vec2(300, 150), sensor: Vec2(315, 160), poses: 2, since: 0.2)
+        snapshot.tangibles.append(placed)
+        server.hub.publish(FrameResult(snapshot: snapshot))
+        var drawn: [[String: Any]] = []
+        for _ in 0..<4 {
+            let dom = try await offPool { try Chromium.run(["--virtual-time-budget=15000", "--run-all-compositor-stages-before-draw", "--dump-dom"],
+                                                           url: "http://127.0.0.1:\(server.port)/") }
+            drawn = ((try Self.pageState(dom))["drawn"] as? [String: Any])?["tangibles"] as? [[String: Any]] ?? []
+            if drawn.count == 2 { break }
+        }
+        let blue = try #require(drawn.first { $0["id"] as? Int == 2 }, "\(drawn)")
+        #expect(blue["state"] as? String == "placed")
+        #expect(blue["x"] == nil, "no pose drawn")
+        let placement = try #require(blue["placement"] as? [String: [Double]])
+        #expect(placement["touch"] == [300, 150] && placement["sensor"] == [315, 160], "\(placement)")
+        #expect(drawn.first { $0["id"] as? Int == 1 }?["x"] as? Double == 200, "the tracked one as before")
+    }
+
     @Test(.enabled(if: Chromium.path != nil)) func viewerScreenshotShowsThePatches() async throws {
         let server = try await Self.serverWithScene()
         defer { server.stop() }

@@ -12,10 +12,10 @@
 """
 from .client import Client, PercBridgeError, ProtocolMismatch, Unauthorized, connect
 from .display import Disc, Display
-from .messages import (PROTOCOL, Frame, Hello, Overlay, Patch, Pointer, Pose, ServiceError, StateChange, Surface,
-                       Tangible, TangibleDefinition)
+from .messages import (PROTOCOL, Frame, Hello, Overlay, Patch, Placement, Pointer, Pose, ServiceError, StateChange,
+                       Surface, Tangible, TangibleDefinition)
 
 __all__ = ["Client", "connect", "PercBridgeError", "ProtocolMismatch", "Unauthorized", "Display", "Disc", "PROTOCOL",
-           "Frame", "Hello", "Overlay", "Patch", "Pointer", "Pose", "ServiceError", "StateChange", "Surface",
+           "Frame", "Hello", "Overlay", "Patch", "Placement", "Pointer", "Pose", "ServiceError", "StateChange", "Surface",
            "Tangible", "TangibleDefinition"]
 __version__ = "0.1.0"

@@ -72,11 +72,25 @@ class Hello:
 
 
 @dataclass(frozen=True)
+class Placement:
+    """A PERC put down on one marker touch whose turn light cannot resolve (state `placed`)."""
+    touch: tuple[float, float]
+    """The marker touch it stands on (surface mm)."""
+    sensor: tuple[float, float]
+    """Its light sensor (surface mm)."""
+
+    @staticmethod
+    def parse(d: dict[str, Any]) -> "Placement":
+        t, s = d["touch"], d["sensor"]
+        return Placement((float(t[0]), float(t[1])), (float(s[0]), float(s[1])))
+
+
+@dataclass(frozen=True)
 class Tangible:
     id: int
     name: str
     state: str
-    """PERCs: notInRange, inRange, onSurface, tracked, resting; PUCs: notRecognized, recognized."""
+    """PERCs: notInRange, inRange, onSurface, placed, tracked, resting; PUCs: notRecognized, recognized."""
     pose: Optional[Pose]
     provenance: Optional[str]
     """guessed, confirmed or kept while there is a pose."""
@@ -84,13 +98,16 @@ class Tangible:
     velocity: tuple[float, float]
     sensors: dict[str, int]
     raw: dict[str, Any] = field(repr=False, compare=False)
+    placement: Optional[Placement] = None
+    """State `placed`: the touch and the sensor; `pose` is None (its turn is unknown)."""
 
     @staticmethod
     def parse(d: dict[str, Any]) -> "Tangible":
         v = d.get("velocity") or [0, 0]
         return Tangible(int(d["id"]), str(d.get("name", "")), str(d.get("state", "")),
                         Pose.parse(d["pose"]) if d.get("pose") else None, d.get("provenance"), d.get("session"),
-                        (float(v[0]), float(v[1])), dict(d.get("sensors") or {}), d)
+                        (float(v[0]), float(v[1])), dict(d.get("sensors") or {}), d,
+                        Placement.parse(d["placement"]) if d.get("placement") else None)
 
 
 @dataclass(frozen=True)

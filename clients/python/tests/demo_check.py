@@ -6,6 +6,7 @@ Modes:
   token URL TOKEN the service refuses the token: Unauthorized, no retrying
   reconnect URL   waits for the service to go away and come back (the test restarts it)
   mismatch        a WebSocket server of a future service (hello protocol 2): ProtocolMismatch
+  placed URL ID S the states tangible ID went through in S seconds (pose, placement)
 """
 import asyncio
 import json
@@ -97,6 +98,27 @@ async def mismatch() -> dict:
             await pb.close()
 
 
+async def placed(url: str, tangible: int, seconds: float) -> dict:
+    """Every state tangible `tangible` went through, with what each frame said of it then."""
+    async with percbridge.connect(url) as pb:
+        seen, loop = [], asyncio.get_running_loop()
+        end = loop.time() + seconds
+        async for f in pb.frames():
+            t = next((x for x in f.tangibles if x.id == tangible), None)
+            if t is not None:
+                entry = {"state": t.state, "time": f.time,
+                         "pose": [t.pose.x, t.pose.y, t.pose.angle] if t.pose else None,
+                         "placement": {"touch": list(t.placement.touch), "sensor": list(t.placement.sensor)} if t.placement else None}
+                if not seen or seen[-1]["state"] != t.state:
+                    seen.append(dict(entry, frames=0, poses_while=0))
+                seen[-1]["frames"] += 1
+                seen[-1]["poses_while"] += 1 if t.pose else 0
+                seen[-1]["last"] = entry
+            if loop.time() > end:
+                break
+        return {"states": seen}
+
+
 async def main() -> None:
     mode, url = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "")
     if mode == "mismatch":
@@ -105,6 +127,8 @@ async def main() -> None:
         r = await basic(url)
     elif mode == "token":
         r = await token(url, sys.argv[3])
+    elif mode == "placed":
+        r = await placed(url, int(sys.argv[3]), float(sys.argv[4]))
     else:
         r = await asyncio.wait_for(reconnect(url), 60)
     print(json.dumps(r), flush=True)
