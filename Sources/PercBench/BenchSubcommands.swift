@@ -11,4 +11,5 @@ let benchSubcommands: [any ParsableCommand.Type] = [
     ServiceBench.self,
     PredictBench.self,
     SoakBench.self,
+    CrowdedBench.self,
 ]

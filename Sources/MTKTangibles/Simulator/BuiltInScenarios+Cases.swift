@@ -155,4 +155,54 @@ extension BuiltInScenarios {
                          step(9.5, .move(.init(tangible: 3, to: [560, 260], turn: 15, duration: 1))),
                          step(11.5, lift(3))])
     }
+
+    /// A crowded table (issue 32): 16 PERCs, four of each pattern, and 20 fingers. PERCs of one
+    /// pattern are set down in pairs 36 ms apart next to each other (each could be on the
+    /// other's traces), ten fingers rest between them from the start and ten wander; four
+    /// PERCs move, and two pairs are lifted and set down again on each other's places.
+    static var crowded: Scenario {
+        let patterns = [standardMarkers, scaleneMarkers, obtuseMarkers, nearEquilateralMarkers]
+        let names = ["standard", "scalene", "obtuse", "near-equilateral"]
+        let tangibles = (1...16).map { i in perc(i, "PERC \(names[(i - 1) / 4]) \((i - 1) % 4 + 1)", patterns[(i - 1) / 4]) }
+        func spot(_ i: Int) -> ScenarioPoint { [Double(130 + 245 * ((i - 1) % 4)), Double(100 + 135 * ((i - 1) / 4))] }
+        func angle(_ i: Int) -> Double { Double((i * 47) % 360) }
+        var steps: [ScenarioStep] = []
+        // Ten fingers resting between the PERCs' places before any PERC comes.
+        for k in 0..<10 {
+            let p: ScenarioPoint = [Double(252 + 245 * (k % 3)), Double(167 + 135 * (k / 3 % 3)) + (k == 9 ? 60 : 0)]
+            steps.append(step(0.2, .fingerDown(.init(finger: 100 + k, position: p))))
+        }
+        // Pairs of one pattern, 36 ms apart, next to each other.
+        for p in 0..<4 {
+            for pair in 0..<2 {
+                let a = p * 4 + pair * 2 + 1, t = 0.5 + Double(p) * 1.0 + Double(pair) * 0.5
+                steps.append(step(t, place(a, spot(a), angle(a))))
+                steps.append(step(t + 0.036, place(a + 1, spot(a + 1), angle(a + 1))))
+            }
+        }
+        // Ten wandering fingers: down, across the table, up, again.
+        for k in 0..<10 {
+            let start = 1.0 + Double(k) * 0.9
+            let from: ScenarioPoint = [Double(60 + 90 * k), k % 2 == 0 ? 40 : 560]
+            let to: ScenarioPoint = [Double(940 - 90 * k), k % 2 == 0 ? 560 : 40]
+            steps.append(step(start, .fingerDown(.init(finger: 200 + k, position: from))))
+            steps.append(step(start + 0.3, .fingerMove(.init(finger: 200 + k, to: to, duration: 4))))
+            steps.append(step(start + 4.6, .fingerUp(.init(finger: 200 + k))))
+        }
+        // Four PERCs move and turn.
+        for (n, i) in [1, 6, 11, 16].enumerated() {
+            steps.append(step(12 + Double(n) * 0.3, .move(.init(tangible: i, to: [spot(i).x + 40, spot(i).y + 25], turn: 30, duration: 1.5))))
+        }
+        // Two same-pattern pairs lifted and set down again on each other's places, 36 ms apart.
+        for (t, a, b) in [(16.0, 2, 3), (19.0, 7, 8)] {
+            steps.append(step(t, lift(a))); steps.append(step(t, lift(b)))
+            steps.append(step(t + 1, place(a, spot(b), angle(b) + 20)))
+            steps.append(step(t + 1.036, place(b, spot(a), angle(a) + 20)))
+        }
+        // In time order (a stable sort keeps same-time steps as written).
+        steps = steps.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        return Scenario(name: "crowded",
+                        description: "16 PERCs (four of each pattern, set down in pairs of one pattern 36 ms apart) and 20 fingers (ten resting among them, ten wandering); four PERCs move, two pairs swap places.",
+                        seed: 32, surface: [1000, 600], duration: 26, loop: false, tangibles: tangibles, steps: steps)
+    }
 }

@@ -7,7 +7,7 @@ public enum BuiltInScenarios {
     public static let names: [String] = [
         "demo", "single-placement", "two-percs-together", "fingers-triple-nearby", "one-trace-at-placement",
         "two-traces-at-placement", "hypotenuse-tuple", "leg-tuple", "flicker-recovery", "ghost-touch-moving",
-        "filtered-resting-lift", "lift-during-recognition", "link-loss", "shapes",
+        "filtered-resting-lift", "lift-during-recognition", "link-loss", "shapes", "crowded",
     ]
 
     /// The scenario of that name, or nil.
@@ -27,6 +27,7 @@ public enum BuiltInScenarios {
         case "lift-during-recognition": liftDuring
         case "link-loss": linkLoss
         case "shapes": shapes
+        case "crowded": crowded
         default: nil
         }
     }

@@ -197,6 +197,11 @@ struct DemoCommand: AsyncParsableCommand {
         print("demo summary: \(s.frames) frames, \(s.recognitions) recognitions, \(s.overlays) overlays, light checks \(s.confirmed) confirmed / \(s.rejected) rejected / \(s.inconclusive) inconclusive")
         print(String(format: "  step time p50 %.0f µs, p99 %.0f µs; reported pose vs simulator truth: mean %.2f mm over %d poses",
                      pct(0.5), pct(0.99), s.poseErrors.mean, s.poseErrors.count))
+        let c = s.truthCount
+        print(String(format: "  tangible-frames with a pose: %d, %.2f%% within 5 mm of their truth, %d swapped (on another tangible's place)",
+                     c.poses, c.poses == 0 ? 0 : 100 * Double(c.correct) / Double(c.poses), c.swapped)
+              + (c.swappedBy.isEmpty ? "" : " (" + c.swappedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
+              + "; on the surface over 1 s without a pose: \(c.unseen)")
         for t in s.poseErrors.ranked {
             var line = String(format: "  %@: mean %.2f mm over %d poses, at most %.1f mm", t.name, t.mean, t.count, t.largest)
             if let w = t.worst {

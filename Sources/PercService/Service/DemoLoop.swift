@@ -18,6 +18,8 @@ public final class DemoLoop: Service {
         public var overlays = 0
         /// Reported poses against the simulator's truth (running figures: a demo may run for days).
         public var poseErrors = PoseErrorSummary()
+        /// Correct, swapped and unseen tangible-frames against the truth.
+        public var truthCount = PoseTruthCount()
         /// Engine step times in ns (HdrHistogram: bounded memory whatever the run's length).
         public var steps = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
     }
@@ -94,11 +96,13 @@ public final class DemoLoop: Service {
             let vsync = ((t + 0.002) * model.displayFrameRate).rounded(.up) / model.displayFrameRate
             runner.withLock { $0.present(overlay, at: vsync) }
         }
-        let errors: [(id: TangibleID, name: String, error: Double)] = runner.withLock { r in
-            result.snapshot.tangibles.compactMap { tg in
-                guard let pose = tg.pose, let truth = r.world.truePose(of: links?.simID(of: tg.id) ?? tg.id) else { return nil }
+        let (errors, truths): ([(id: TangibleID, name: String, error: Double)], [TangibleID: Pose]) = runner.withLock { r in
+            var truths: [TangibleID: Pose] = [:]
+            for tg in result.snapshot.tangibles { truths[tg.id] = r.world.truePose(of: links?.simID(of: tg.id) ?? tg.id) }
+            return (result.snapshot.tangibles.compactMap { tg in
+                guard let pose = tg.pose, let truth = truths[tg.id] else { return nil }
                 return (tg.id, tg.name, pose.position.distance(to: truth.position))
-            }
+            }, truths)
         }
         summary.withLock { s in
             s.frames += 1
@@ -106,6 +110,7 @@ public final class DemoLoop: Service {
             s.overlays += result.overlay == nil ? 0 : 1
             s.steps.record(UInt64(max(0, stepTime) * 1e9))
             s.poseErrors.add(frameAt: t, errors: errors)
+            s.truthCount.add(result.snapshot.tangibles, at: t) { truths[$0] }
             for o in result.outcomes {
                 switch o.result {
                 case .confirmed: s.confirmed += 1

@@ -83,3 +83,40 @@ public struct PoseErrorSummary: Sendable {
         }.sorted { ($0.mean, $1.name) > ($1.mean, $0.name) }
     }
 }
+
+/// Reported poses against the simulator's truth, counted per tangible-frame: within 5 mm of
+/// their own tangible's truth (correct), on another tangible's true place instead (swapped:
+/// within 5 mm of it and not of its own), and tangibles truly on the surface for more than
+/// `settle` s with no pose (unseen). The demo's summary and `percbridge-bench crowded`.
+public struct PoseTruthCount: Sendable {
+    public static let within = 5.0
+    public private(set) var poses = 0, correct = 0, swapped = 0, unseen = 0, onSurface = 0
+    /// Swapped frames per tangible name.
+    public private(set) var swappedBy: [String: Int] = [:]
+    private var since: [TangibleID: Seconds] = [:]
+    public var settle: Seconds
+
+    public init(settle: Seconds = 1) { self.settle = settle }
+
+    /// One frame at `time`: `truth(id)` is where tangible `id` truly is (nil: not on the surface).
+    public mutating func add(_ tangibles: [TangibleSnapshot], at time: Seconds, truth: (TangibleID) -> Pose?) {
+        let truths = tangibles.compactMap { t in truth(t.id).map { (t.id, $0) } }
+        for t in tangibles {
+            let own = truths.first { $0.0 == t.id }?.1
+            if own == nil { since[t.id] = nil } else if since[t.id] == nil { since[t.id] = time }
+            guard let pose = t.pose else {
+                if own != nil, let s = since[t.id], time - s > settle { unseen += 1 }
+                if own != nil { onSurface += 1 }
+                continue
+            }
+            if own != nil { onSurface += 1 }
+            poses += 1
+            if let own, own.position.distance(to: pose.position) <= Self.within {
+                correct += 1
+            } else if truths.contains(where: { $0.0 != t.id && $0.1.position.distance(to: pose.position) <= Self.within }) {
+                swapped += 1
+                swappedBy[t.name, default: 0] += 1
+            }
+        }
+    }
+}
