@@ -25,6 +25,7 @@ struct CrowdedBench: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Seeds to play the scenario with (its own is 32).") var seeds: [UInt64] = [32, 1, 2]
     @Option(help: "The scenario (built-in name).") var scenario = "crowded"
     @Option(help: "Frame rate of the simulated run (Hz).") var rate = 120.0
+    @Option(help: "Print the engine's events of this tangible id, and the frames its pose was swapped (first seed).") var log: Int?
 
     func validate() throws {
         guard BuiltInScenarios.named(scenario) != nil else {
@@ -48,6 +49,8 @@ struct CrowdedBench: ParsableCommand {
             var count = PoseTruthCount()
             var steps = Histogram<UInt64>(highestTrackableValue: 10_000_000_000, numberOfSignificantValueDigits: .three)
             var frames = 0
+            var takenBy: [TangibleID: String] = [:]
+            var swapsByWay: [String: Int] = [:]
             while runner.now < s.duration {
                 let frame = runner.nextFrame()
                 let t0 = MonotonicClock.now()
@@ -60,10 +63,23 @@ struct CrowdedBench: ParsableCommand {
                     runner.present(overlay, at: ((frame.time + 0.002) * hz).rounded(.up) / hz)
                 }
                 let world = runner.world
+                for e in core.lastOutput?.events ?? [] {
+                    if case .transition(_, let to, let reason) = e.event, to == .tracked || to == .placed { takenBy[e.tangible] = "\(reason)" }
+                    if log == e.tangible, seed == seeds[0] { print(String(format: "%.3f ", frame.time) + "\(e.event)") }
+                }
+                let swappedBefore = count.swappedBy
                 count.add(result.snapshot.tangibles, at: frame.time) { world.truePose(of: $0) }
+                for t in result.snapshot.tangibles where count.swappedBy[t.name] != swappedBefore[t.name] {
+                    swapsByWay[takenBy[t.id] ?? "unknown", default: 0] += 1
+                    if log == t.id, seed == seeds[0], swappedBefore[t.name] == nil {
+                        print(String(format: "%.3f first swapped frame: pose (%.1f, %.1f), truth ", frame.time, t.pose?.position.x ?? 0, t.pose?.position.y ?? 0)
+                              + (world.truePose(of: t.id).map { String(format: "(%.1f, %.1f)", $0.position.x, $0.position.y) } ?? "-"))
+                    }
+                }
                 total.add(result.snapshot.tangibles, at: frame.time) { world.truePose(of: $0) }
             }
-            print(Self.line("seed \(seed)", count, steps, frames: frames))
+            print(Self.line("seed \(seed)", count, steps, frames: frames)
+                  + (swapsByWay.isEmpty ? "" : "; swapped frames by how the tangible was taken: " + swapsByWay.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         }
         print(Self.line("all", total, allSteps, frames: nil))
         print(total.swapped == 0 ? "swapped: none (goal: 0)" : "swapped: \(total.swapped) tangible-frames — FAIL (goal: 0)")

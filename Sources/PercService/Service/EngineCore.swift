@@ -14,7 +14,7 @@ public struct EngineCore {
     private var sessions: [TangibleID: Int64] = [:]
     private var nextSession: Int64 = 1
     private var motion: [TangibleID: PoseMotion] = [:]
-    private(set) var lastOutput: EngineOutput?
+    public private(set) var lastOutput: EngineOutput?
     private(set) var lastTime: Seconds = 0
     private(set) var lastFrame: UInt64 = 0
     /// Calibration commands applied since the last step (they go out with the next FrameResult,
