@@ -20,7 +20,8 @@ import Testing
     /// Steps at 120 Hz until `until`, with marker 0 touching from 0.5 s (the PERC's field on
     /// then) and, from `second`, marker 1 too; `answer` answers the PERC's checks.
     func run(config: EngineConfig = EngineConfig(), until: Seconds, second: Seconds? = nil, touchEnds: Seconds? = nil,
-             slide: Vec2 = .zero, answer: (VerificationNeed) -> VerificationOutcome.Result?) -> Run {
+             slide: Vec2 = .zero, finger: (at: Vec2, from: Seconds)? = nil,
+             answer: (VerificationNeed) -> VerificationOutcome.Result?) -> Run {
         var r = Run(engine: Engine(config: config, definitions: [perc]))
         var outcomes: [VerificationOutcome] = []
         var t = 0.0
@@ -40,6 +41,9 @@ import Testing
             }
             if let s = second, t >= s {
                 contacts.append(ContactUpdate(origin: origin, contactID: 2, phase: t - 1.0 / 120 < s ? .begin : .move, position: p.apply(perc.markers[1]), time: t, arrival: t))
+            }
+            if let f = finger, t >= f.from {
+                contacts.append(ContactUpdate(origin: origin, contactID: 9, phase: t - 1.0 / 120 < f.from ? .begin : .move, position: f.at, time: t, arrival: t))
             }
             let out = r.engine.step(Frame(number: r.n, time: t, contacts: contacts, sensorEvents: events, drawing: true), outcomes: outcomes)
             outcomes = []
@@ -103,6 +107,22 @@ import Testing
         let p = try #require(r.out?.tangible(1)?.placement, "\(r.states)")
         #expect(p.touchPosition.distance(to: pose.apply(perc.markers[0]) + slide) < 0.01)
         #expect(p.sensor.distance(to: pose.apply(perc.lightSensorOffset!) + slide) < 1.5)
+    }
+
+    /// A finger as far from the sensor as marker 0 is (18.0 mm), away from where its other
+    /// markers would be: it could be the touch the PERC stands on, so the placement ends.
+    @Test func aTouchThatCouldBeItsMarkerInsteadEndsThePlacement() throws {
+        let sensor = pose.apply(perc.lightSensorOffset!)
+        let touch = pose.apply(perc.markers[0])
+        // On the circle of radius 18.03 mm around the sensor, opposite the touch.
+        let away = sensor + (sensor - touch)
+        #expect(abs(away.distance(to: sensor) - 18.03) < 0.01)
+        let r = run(until: 2.6, finger: (away, 2.3), answer: truthful)
+        #expect(r.states == [.notInRange, .onSurface, .placed, .onSurface], "\(r.states)")
+        #expect(r.events.contains(.transition(from: .placed, to: .onSurface, reason: .placementContested)))
+        // A second marker of its own is no rival: it is tracked (see above), not withdrawn.
+        let own = run(until: 3, second: 2.2, answer: truthful)
+        #expect(!own.events.contains { if case .transition(_, _, .placementContested) = $0 { true } else { false } })
     }
 
     @Test func offItStaysOnSurfaceAsRecordingsFromBeforeDid() throws {

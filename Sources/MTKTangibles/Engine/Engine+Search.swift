@@ -186,6 +186,25 @@ extension Engine {
         return Array(out.prefix(min(config.maxLoneTouches, 8)))
     }
 
+    /// Free touches that could be the one marker a placed PERC stands on instead of its touch:
+    /// as far from its sensor as one of its markers is (within `tolerance`), and not as far from
+    /// its touch as two of its markers are from each other (a second marker of its own).
+    private func placedRivals(_ i: Int, _ p: Placement, at touch: Vec2, tolerance: Double, _ scene: FrameScene) -> Int {
+        let d = slots[i].definition
+        guard let offset = d.lightSensorOffset else { return 0 }
+        let sensor = p.sensor + (touch - p.touchPosition)
+        let reach = d.markers.map { $0.distance(to: offset) }
+        var sides: [Double] = []
+        for a in d.markers.indices { for b in d.markers.indices where b > a { sides.append(d.markers[a].distance(to: d.markers[b])) } }
+        var n = 0
+        for k in scene.ids.indices where scene.alive[k] && scene.holder[k] == nil && scene.ids[k] != p.touch {
+            let q = scene.positions[k]
+            let s = q.distance(to: sensor), t = q.distance(to: touch)
+            if reach.contains(where: { abs($0 - s) <= tolerance }) && !sides.contains(where: { abs($0 - t) <= tolerance }) { n += 1 }
+        }
+        return n
+    }
+
     mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
         var wants: [(Int, Want)] = []
         for i in slots.indices {
@@ -259,6 +278,7 @@ extension Engine {
             obs.canCheck = canCheck(i)
             if let p = slots[i].perc?.placement, let k = scene.slot[p.touch], scene.alive[k], scene.holder[k] == id {
                 obs.placedTouch = scene.positions[k]
+                obs.placedRivals = placedRivals(i, p, at: scene.positions[k], tolerance: tol, scene)
             }
             switch w {
             case .none:
@@ -345,6 +365,7 @@ extension Engine {
                     var again = SearchObservation()
                     again.canCheck = obs.canCheck
                     again.placedTouch = obs.placedTouch
+                    again.placedRivals = obs.placedRivals
                     again.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
                     again.tuples = tuples(i, &scene).filter { open($0, scene) }
                     again.loneTouches = loneTouches(i, &scene)

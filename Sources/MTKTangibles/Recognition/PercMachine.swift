@@ -113,7 +113,13 @@ public struct PercMachine: Sendable {
         case (.onSurface(var s), .search(let obs)):
             if let p = s.placed {
                 // The touch it stands on: gone (lifted, or the marker lost) ends the placement.
-                if let position = obs.placedTouch {
+                if obs.placedRivals > 0 {
+                    // Another free touch could be the marker it stands on (a finger as far from
+                    // the sensor as a marker, or its own touch come late): which one is unknown.
+                    s.placed = nil
+                    out.append(.traceReleased(p.touch, reason: .guessWithdrawn))
+                    go(.onSurface(s), .placementContested, &out)
+                } else if let position = obs.placedTouch {
                     s.placed = p.moved(to: position)
                 } else {
                     s.placed = nil

@@ -41,6 +41,9 @@ public struct SearchObservation: Sendable {
     public var trackIsStill = false
     /// A placed PERC: where the touch it stands on is now (nil: it ended or another took it).
     public var placedTouch: Vec2?
+    /// A placed PERC: free touches that could be the marker it stands on instead (as far from
+    /// its sensor as one of its markers, but not a second marker beside its touch).
+    public var placedRivals = 0
 
     public init() {}
 

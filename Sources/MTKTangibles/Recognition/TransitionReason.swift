@@ -16,6 +16,8 @@ public enum TransitionReason: String, Hashable, Sendable, Codable {
     /// A locate check found the sensor, and every pose that puts it there stands on the one
     /// touch with another marker: `placed`, orientation unresolved.
     case placedUnresolved
+    /// Placed, and another free touch appeared that could be the marker it stands on instead.
+    case placementContested
     /// At the end of the window another triple fitted, or the guess conflicted with another
     /// tangible: the guess is withdrawn and light checks decide.
     case guessWithdrawn
