@@ -439,6 +439,10 @@ public struct PercMachine: Sendable {
             // search to end: each switch restarted it from nothing.
             if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
                pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow }) { pool = [] }
+            // Placed: its second marker touches after it was set down. A pair with a touch
+            // that lay there before the PERC came (a resting finger a side's length away) is
+            // no second marker (bench accuracy, seed 2 case 10: such a pair was confirmed).
+            if s.placed != nil { pool.removeAll { $0.earliestBegin < s.fieldOnAt - config.timeWindow } }
             let ranked = pool.sorted { a, b in
                 if a.isTuple != b.isTuple { return !a.isTuple }
                 if a.isMoving != b.isMoving { return !a.isMoving }
