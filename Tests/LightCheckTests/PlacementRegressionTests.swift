@@ -100,11 +100,20 @@ import LightCheck
 
     /// Seed 1, case 36: a standard PERC touching with marker 1 only. Its sensor is 18.0 mm
     /// from marker 0 and from marker 1, so two poses put it where light finds it: neither
-    /// is taken (it stays untracked rather than shown in a pose that may be wrong).
+    /// is taken (no pose that may be wrong is shown); it is `placed`: its touch and sensor,
+    /// no pose. With `reportUnresolvedPlacements` off it stays `onSurface`, as before.
     @Test func aLoneTouchWhoseSensorFitsTwoPosesIsNotTaken() throws {
+        for report in [true, false] {
+            var config = EngineConfig()
+            config.reportUnresolvedPlacements = report
+            try lone(config: config, expect: report ? .placed : .onSurface)
+        }
+    }
+
+    func lone(config: EngineConfig, expect: TangibleStateName) throws {
         let c = placement(seed: 1, index: 36)
         var runner = try ScenarioRunner(c.scenario)
-        var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
+        var engine = Engine(config: config, definitions: runner.world.definitions)
         var scheduler = LightCheckScheduler()
         var outcomes: [VerificationOutcome] = []
         var ambiguous = 0, located = 0
@@ -124,7 +133,13 @@ import LightCheck
         #expect(runner.world.truth.placement(of: c.tangible)?.touchingMarkers == [1])
         #expect(ambiguous >= 1)
         #expect(located == 0)
-        #expect(last?.state == .onSurface)
+        #expect(last?.state == expect)
+        #expect(last?.pose == nil)
+        if expect == .placed, let p = last?.placement, let sensor = runner.world.trueSensorPosition(of: c.tangible) {
+            #expect(p.sensor.distance(to: sensor) < 3, "\(p) vs \(sensor)")
+        } else {
+            #expect(expect == .onSurface && last?.placement == nil)
+        }
     }
 
     /// Near-equilateral PERCs: three traces fit the pattern in three turns 120° apart, and

@@ -199,6 +199,9 @@ extension BuiltInScenarios {
             steps.append(step(t + 1, place(a, spot(b), angle(b) + 20)))
             steps.append(step(t + 1.036, place(b, spot(a), angle(a) + 20)))
         }
+        // The end: everything lifted, every finger up (as every built-in scenario ends).
+        for i in 1...16 { steps.append(step(24 + Double(i) * 0.1, lift(i))) }
+        for k in 0..<10 { steps.append(step(25.8, .fingerUp(.init(finger: 100 + k)))) }
         // In time order (a stable sort keeps same-time steps as written).
         steps = steps.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         return Scenario(name: "crowded",
