@@ -36,6 +36,21 @@ struct FlipLikelihood: Hashable, Sendable {
     }
 }
 
+/// What else could have made the sensor flip during a round, besides this round's patches
+/// (`LightCheckConfig.everyPatchEvidence`): another patch under the sensor (another
+/// tangible's, on screen or just gone, or one of this check's that just went) explains the
+/// flip for every place under it, and for "none" when it lies where the sensor could be
+/// (or when another tangible's sensor answered this round's patch: that may be its place).
+struct FlipExplanation: Hashable, Sendable {
+    /// Hypotheses under a patch that could have made the sensor flip.
+    var explained: Set<Int> = []
+    /// "None of them": such a patch lies off every hypothesis offered now (or on one that
+    /// left the need), where the sensor may be.
+    var none = false
+
+    static let nothing = FlipExplanation()
+}
+
 /// Normalised weights, one per hypothesis id (kept sorted by id so that every sum and every
 /// tie-break runs in the same order, bit for bit), and the weight of "none is right".
 struct CandidateBelief: Hashable, Sendable {
@@ -89,13 +104,23 @@ struct CandidateBelief: Hashable, Sendable {
     }
 
     /// Bayes' rule for one round: `flipped` is what happened, `role(id)` where each hypothesis
-    /// would have put the sensor; "none" puts it under no patch of ours.
-    mutating func update(flipped: Bool, likelihood: FlipLikelihood, role: (Int) -> ExposureRole) {
-        for i in ids.indices {
-            let p = likelihood.of(role(ids[i]))
-            weights[i] *= flipped ? p : 1 - p
+    /// would have put the sensor; "none" puts it under no patch of ours. A flip that another
+    /// patch could explain (`explanation`) is as likely as a probe's answer for the places
+    /// under that patch, and for "none" when the explanation says so.
+    mutating func update(flipped: Bool, likelihood: FlipLikelihood, role: (Int) -> ExposureRole,
+                         explanation: FlipExplanation = .nothing) {
+        func p(_ id: Int) -> Double {
+            var p = likelihood.of(role(id))
+            guard flipped else { return p }
+            if explanation.explained.contains(id) { p = max(p, likelihood.probed) }
+            return p
         }
-        let pn = likelihood.uncovered
+        for i in ids.indices {
+            let q = p(ids[i])
+            weights[i] *= flipped ? q : 1 - q
+        }
+        var pn = likelihood.uncovered
+        if flipped && explanation.none { pn = max(pn, likelihood.probed) }
         none *= flipped ? pn : 1 - pn
         normalise()
     }

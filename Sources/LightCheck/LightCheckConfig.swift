@@ -47,6 +47,29 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     public var sceneFlipRate: Double = 0.05
     /// Chance that a flip inside a round is a late answer to an earlier round.
     public var lateResponseProbability: Double = 0.0005
+    /// A flip is evidence about every patch the sensor could have seen, not only the
+    /// round's own: when a patch of another tangible (on screen in the colour the sensor
+    /// flipped to, or gone, both less than one presentation delay plus the deadline before
+    /// the flip) or a patch that just went and left its place bare (this check's too) could
+    /// have made the sensor flip, the places under it, and "none of them" when it lies
+    /// within `explainReach` footprint radii of a hypothesis, explain the flip as well as a
+    /// probe does: the flip confirms nothing; "none" does too when another searching
+    /// tangible's sensor answered one of this round's patches (it may be there). And a
+    /// hypothesis is not confirmed on a place another check holds (see
+    /// `LightCheckScheduler.placeTaken`). Recordings made before this setting existed read
+    /// it as off, so they replay as they ran.
+    public var everyPatchEvidence = true
+    /// How far (in footprint radii from a hypothesis's sensor position) a sensor that is on
+    /// none of the hypotheses may be: another patch within it explains a flip for "none"
+    /// (2: about one PERC across; the hypotheses are made of the PERC's window touches).
+    public var explainReach: Double = 2
+    /// A hypothesis that inherits the weight of hypotheses the engine dropped while they
+    /// held weight is confirmed only after an answer that told it apart from them (a round
+    /// that probed it and not them flipped): before, seed 1 case 8081 of `bench accuracy`
+    /// confirmed a candidate that had only ever been probed together with the true one,
+    /// once the engine dropped the true one. Recordings made before this setting existed
+    /// read it as off.
+    public var toldApartFromDeparted = true
 
     // MARK: Decisions
     /// Posterior a hypothesis needs to be confirmed.
@@ -114,6 +137,9 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         spontaneousFlipRate = try v(.spontaneousFlipRate, d.spontaneousFlipRate)
         sceneFlipRate = try v(.sceneFlipRate, d.sceneFlipRate)
         lateResponseProbability = try v(.lateResponseProbability, d.lateResponseProbability)
+        everyPatchEvidence = try v(.everyPatchEvidence, false)
+        explainReach = try v(.explainReach, d.explainReach)
+        toldApartFromDeparted = try v(.toldApartFromDeparted, false)
         confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
         rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)
         priorNoneCorrect = try v(.priorNoneCorrect, d.priorNoneCorrect)
@@ -156,7 +182,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
             ("patchRadius", patchRadius), ("minPatchRadius", minPatchRadius),
             ("stationaryPatchRadius", stationaryPatchRadius), ("maxCheckDuration", maxCheckDuration),
             ("presentationTimeout", presentationTimeout), ("spontaneousFlipRate", spontaneousFlipRate),
-            ("sceneFlipRate", sceneFlipRate), ("maxCheckSpeed", maxCheckSpeed),
+            ("sceneFlipRate", sceneFlipRate), ("maxCheckSpeed", maxCheckSpeed), ("explainReach", explainReach),
         ]
         for (name, x) in positive where !(x > 0 && x.isFinite) {
             return "\(name) must be a positive number (got \(x))"

@@ -27,8 +27,14 @@ public struct LightCheckScheduler: Sendable {
     /// Until when a tangible's sensor may still answer patches of a check that ended or was
     /// withdrawn: a flip before then is no answer to a newer check's round.
     private var quietUntil: [TangibleID: Seconds] = [:]
-    /// Patches taken off the overlay recently, and until when a sensor may still answer them.
-    private var recentlyGone: [(patch: Patch, at: Seconds)] = []
+    /// Patches taken off the overlay recently (when, and since when they showed as they were),
+    /// and until when a sensor may still answer them.
+    private var recentlyGone: [(patch: Patch, at: Seconds, since: Seconds)] = []
+    /// Since when each patch of the overlay shows its colour (plan time), by patch id.
+    private var patchSince: [Int: Seconds] = [:]
+    /// Recent light flips of every tangible (a sensor's answer is evidence about every patch
+    /// shown, `LightCheckConfig.everyPatchEvidence`), oldest first.
+    private var recentFlips: [(tangible: TangibleID, at: Seconds, colour: LightColour)] = []
     /// Recently issued overlays and when they were planned (to learn the presentation delay).
     private var issued: [(id: UInt64, at: Seconds)] = []
     private var lastPresentedOverlay: UInt64 = 0
@@ -94,6 +100,7 @@ public struct LightCheckScheduler: Sendable {
         let time = acceptTime(rawTime)
         takeNeeds(needs, at: time)
         for report in presented { takePresented(report) }
+        rememberFlips(sensorEvents, at: time)
         for event in sensorEvents { takeEvent(event, at: time) }
         tick(at: time)
         var outcomes: [VerificationOutcome] = []
@@ -193,7 +200,8 @@ public struct LightCheckScheduler: Sendable {
                 checks[t]!.void()
                 verdict = .spontaneous
             } else if checks[t] != nil {
-                verdict = checks[t]!.flip(at: time, config: config)
+                let why = explanation(of: t, flipFrom: previous, to: colour, at: time)
+                verdict = checks[t]!.flip(at: time, config: config, explanation: why)
             } else {
                 verdict = .spontaneous
             }
@@ -236,6 +244,7 @@ public struct LightCheckScheduler: Sendable {
     private mutating func decide(at time: Seconds, outcomes: inout [VerificationOutcome], calibrations: inout [CalibrationResult]) {
         for t in checks.keys.sorted() {
             guard let check = checks[t], let result = check.decision(at: time, config: config) else { continue }
+            if case .confirmed(let h) = result, placeTaken(h, of: t) { continue }
             outcomes.append(VerificationOutcome(tangible: t, request: check.request, result: result, time: time))
             decided[t, default: []].insert(check.request)
             if check.kind == .stationary { lastStationaryEnd[t] = time }
@@ -254,6 +263,27 @@ public struct LightCheckScheduler: Sendable {
             calibrations.append(r)
             searches[t] = nil
         }
+    }
+
+    /// Two PERCs cannot stand on one place (`LightCheckConfig.everyPatchEvidence`): a
+    /// hypothesis is not confirmed while another searching tangible's check holds at least
+    /// half its weight on that place and its own sensor answered a round that probed only
+    /// that place (two PERCs of one pattern set down together, each with the other's traces
+    /// among its hypotheses: they are told apart by light first).
+    private func placeTaken(_ h: Int, of t: TangibleID) -> Bool {
+        guard config.everyPatchEvidence, let check = checks[t], check.kind == .identify,
+              let at = check.need.hypotheses.first(where: { $0.id == h })?.sensorPosition else { return false }
+        let apart = 2 * config.minPatchRadius + config.patchGap
+        for u in checks.keys.sorted() where u != t {
+            guard let other = checks[u], other.kind == .identify else { continue }
+            // Its hypotheses at that place that an answer singled out (every place probed in
+            // that round was this one).
+            let here = Set(other.need.hypotheses.filter { $0.sensorPosition.distance(to: at) < apart }.map(\.id))
+            guard other.answerSets.contains(where: { !$0.isEmpty && $0.isSubset(of: here) }) else { continue }
+            let mass = here.sorted().reduce(0) { $0 + other.belief.weight(of: $1) }
+            if mass >= 0.5 { return true }
+        }
+        return false
     }
 
     /// Drops a tangible's locate search; as with a check, its sensor may still answer the
@@ -356,7 +386,15 @@ public struct LightCheckScheduler: Sendable {
     /// for a while (the longest deadline); see `echoesForeignPatch`.
     private mutating func rememberGonePatches(old: [Patch], new: [Patch], at time: Seconds) {
         recentlyGone.removeAll { $0.at + presentationDelay + config.latency.maxDeadline <= time }
-        for p in old where !new.contains(p) { recentlyGone.append((p, time)) }
+        for p in old where !new.contains(p) { recentlyGone.append((p, time, patchSince[p.id] ?? time)) }
+        // Since when each patch shows its colour: a patch that keeps its id and colour
+        // (held, or moved with its candidate) keeps its time.
+        var since: [Int: Seconds] = [:]
+        for p in new {
+            let same = old.contains { $0.id == p.id && $0.colour == p.colour }
+            since[p.id] = same ? (patchSince[p.id] ?? time) : time
+        }
+        patchSince = since
     }
 
     /// Whether `t`'s sensor may still be answering another tangible's patch that lay over
@@ -370,6 +408,95 @@ public struct LightCheckScheduler: Sendable {
             time < g.at + reach && g.patch.tangible != t && live.contains {
                 $0.sensorPosition.distance(to: g.patch.center) < g.patch.radius + config.patchRadius + config.patchGap
             }
+        }
+    }
+
+    /// Remembers this frame's light flips of every tangible (before any is taken, so a check
+    /// sees the other sensors' answers of the same frame).
+    private mutating func rememberFlips(_ events: [SensorEvent], at time: Seconds) {
+        let keep = presentationDelay + config.latency.maxDeadline
+        recentFlips.removeAll { $0.at + keep < time }
+        var seen = colours
+        for e in events {
+            switch e.kind {
+            case .light where e.value == 0 || e.value == 1:
+                let c = LightColour(sensorValue: e.value)
+                if let before = seen[e.tangible], before != c { recentFlips.append((e.tangible, time, c)) }
+                seen[e.tangible] = c
+            case .link where e.value == 0:
+                seen[e.tangible] = nil
+            default:
+                break
+            }
+        }
+    }
+
+    /// What else than the round's own patches could have made `t`'s sensor flip from
+    /// `previous` to `colour` now (`LightCheckConfig.everyPatchEvidence`):
+    /// - another tangible's patch in `colour`, on screen or gone, that showed from less than
+    ///   one presentation delay plus `t`'s deadline before the flip (the sensor may be under
+    ///   it and answer it late), and
+    /// - any patch in `previous` (this check's too) that went in that time and left its
+    ///   place bare (what shows there now is the app's scene);
+    /// the places under them are `explained`, and "none" when one lies within `explainReach`
+    /// footprint radii of a hypothesis. When another searching tangible that may be under
+    /// one of this round's patches flipped to its colour during the round, "none" too.
+    private func explanation(of t: TangibleID, flipFrom previous: LightColour?, to colour: LightColour,
+                             at time: Seconds) -> FlipExplanation {
+        guard config.everyPatchEvidence, let previous, let check = checks[t], let round = check.currentRound,
+              round.phase == .probing else { return .nothing }
+        let reach = presentationDelay + deadline(for: t)
+        let minLatency = config.latency.minResponseLatency
+        var causes: [Patch] = []
+        for p in overlay.patches where p.tangible != t && p.colour == colour {
+            let since = patchSince[p.id] ?? time
+            if time >= since + minLatency, time < since + reach { causes.append(p) }
+        }
+        for g in recentlyGone where time >= g.at + minLatency && time < g.at + reach {
+            if g.patch.tangible != t, g.patch.colour == colour, time >= g.since + minLatency {
+                causes.append(g.patch)
+            } else if g.patch.colour == previous,
+                      !overlay.patches.contains(where: { $0.center.distance(to: g.patch.center) < $0.radius }) {
+                causes.append(g.patch)
+            }
+        }
+        var out = FlipExplanation()
+        let places: [(id: Int, at: Vec2)] = check.need.hypotheses.map { ($0.id, $0.sensorPosition) }
+            + check.departedPositions.keys.sorted().map { ($0, check.departedPositions[$0]!) }
+        if !causes.isEmpty {
+            let reachOfNone = config.explainReach * Self.extent(of: check.need.footprint)
+            for p in causes {
+                let under = places.filter { $0.at.distance(to: p.center) < p.radius + config.patchGap }
+                for place in under { out.explained.insert(place.id) }
+                // A hypothesis that left the need is one of the ways "none" is right.
+                if under.contains(where: { check.departedPositions[$0.id] != nil }) { out.none = true }
+                // A patch over one of the hypotheses explains that one; "none" puts the
+                // sensor elsewhere: under a patch off every hypothesis but near enough.
+                if under.isEmpty, places.contains(where: { $0.at.distance(to: p.center) < p.radius + reachOfNone }) { out.none = true }
+            }
+        }
+        // Another searching tangible's sensor answered one of this round's patches: when that
+        // tangible may be under one patch of the colour it flipped to and no other, it may be
+        // there, and this sensor's flip may as well have come from elsewhere: "none"
+        // explains it, and it confirms nothing there.
+        let start = round.presentedAt ?? (round.plannedAt + config.assumedPresentationDelay)
+        for f in recentFlips where f.tangible != t && f.at >= start + minLatency && f.at <= time {
+            guard let other = checks[f.tangible] else { continue }
+            let otherPlaces = other.need.hypotheses.filter { other.belief.weight(of: $0.id) >= 1e-3 }.map(\.sensorPosition)
+            let answered = overlay.patches.filter { p in
+                p.tangible == t && p.colour == f.colour && f.at >= (patchSince[p.id] ?? f.at) + minLatency
+                    && otherPlaces.contains(where: { $0.distance(to: p.center) < p.radius + config.patchGap })
+            }
+            if answered.count == 1 { out.none = true }
+        }
+        return out
+    }
+
+    /// The largest distance from a tangible's origin to the edge of its footprint.
+    static func extent(of footprint: Footprint) -> Double {
+        switch footprint {
+        case .circle(let r): return r
+        case .polygon(let vs): return vs.map(\.length).max() ?? 0
         }
     }
 

@@ -40,6 +40,10 @@ struct VerificationCheck: Sendable {
     /// confirmed (an identify check's winner needs an answer of its own, not only the
     /// weight the others left behind when they went).
     private(set) var answered: Set<Int> = []
+    /// The probe sets of the rounds the sensor answered, and the hypotheses that left the
+    /// need while they held weight (for `toldApartFromDeparted`).
+    private(set) var answerSets: [Set<Int>] = []
+    private(set) var departedLive: Set<Int> = []
     /// Stable patch id per hypothesis id, so a candidate keeps its patch across rounds.
     var patchIDs: [Int: Int] = [:]
     /// Whether the last tick had to assume the presentation (no report came in time).
@@ -47,6 +51,9 @@ struct VerificationCheck: Sendable {
     /// The colour last drawn at each hypothesis's candidate (absent: nothing drawn there).
     var shown: [Int: LightColour] = [:]
     private var lingering: [Hypothesis] = []
+    /// The last sensor position of each hypothesis that left the need (for
+    /// `everyPatchEvidence`: a patch that just went there may explain a flip).
+    private(set) var departedPositions: [Int: Vec2] = [:]
 
     init(need: VerificationNeed, at time: Seconds, config: LightCheckConfig) {
         tangible = need.tangible; request = need.request; kind = need.kind
@@ -68,6 +75,12 @@ struct VerificationCheck: Sendable {
             }
             lingering.removeAll { ids.contains($0.id) }
         }
+        let ids = Set(newNeed.hypotheses.map(\.id))
+        for h in need.hypotheses where !ids.contains(h.id) {
+            departedPositions[h.id] = h.sensorPosition
+            if belief.weight(of: h.id) >= 1e-3 { departedLive.insert(h.id) }
+        }
+        for id in ids { departedPositions[id] = nil; departedLive.remove(id) }
         need = newNeed
         belief.sync(to: newNeed.hypotheses.map(\.id))
     }
@@ -88,7 +101,7 @@ struct VerificationCheck: Sendable {
     }
 
     /// A flip of the sensor in the frame at `time`.
-    mutating func flip(at time: Seconds, config: LightCheckConfig) -> FlipVerdict {
+    mutating func flip(at time: Seconds, config: LightCheckConfig, explanation: FlipExplanation = .nothing) -> FlipVerdict {
         guard case .showing(let r) = state else { return .spontaneous }
         state = .idle
         switch r.meaning(ofFlipAt: time, config: config) {
@@ -100,9 +113,13 @@ struct VerificationCheck: Sendable {
             voidedRounds += 1
             return .spontaneous
         case .answer(let window, let latency):
-            belief.update(flipped: true, likelihood: .make(window: window, config: config), role: r.role(of:))
+            belief.update(flipped: true, likelihood: .make(window: window, config: config), role: r.role(of:),
+                          explanation: explanation)
             rounds += 1
             answered.formUnion(r.probed)
+            // Places another patch explains answered as well as the probed ones: the flip
+            // does not tell the probed ones apart from them.
+            answerSets.append(r.probed.union(explanation.explained))
             // Learn the latency only from flips that look like answers (most of the posterior
             // now under the probes), so a rare spontaneous flip does not teach a short deadline.
             let plausible = r.probed.reduce(0) { $0 + belief.weight(of: $1) } >= 0.5
@@ -178,6 +195,10 @@ struct VerificationCheck: Sendable {
                 guard cluster.ids.count == 1 else { return .inconclusive }
                 // Not yet answered itself: the next round probes it (it holds the mass).
                 if !stationary && !answered.contains(cluster.ids[0]) { continue }
+                // It inherited the weight of hypotheses that left with weight: one of its
+                // answers must have told it apart from them (not probed with them).
+                if !stationary, config.toldApartFromDeparted, !departedLive.isEmpty,
+                   !answerSets.contains(where: { $0.contains(cluster.ids[0]) && $0.isDisjoint(with: departedLive) }) { continue }
                 return .confirmed(hypothesis: cluster.ids[0])
             }
         }

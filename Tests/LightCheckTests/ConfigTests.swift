@@ -8,8 +8,24 @@ import Testing
         try JSONDecoder().decode(LightCheckConfig.self, from: Data(json.utf8))
     }
 
+    /// Every default, except the settings that recordings made before them read as off.
     @Test func emptyJSONGivesTheDefaults() throws {
-        #expect(try decode("{}") == LightCheckConfig())
+        var expected = LightCheckConfig()
+        expected.everyPatchEvidence = false
+        expected.toldApartFromDeparted = false
+        #expect(try decode("{}") == expected)
+    }
+
+    /// `everyPatchEvidence` and `toldApartFromDeparted` are on for new runs; a recording's
+    /// header written before they existed lacks the keys and replays with them off, as it
+    /// ran. A header written since carries them.
+    @Test func recordingsMadeBeforeTheEvidenceRulesReadThemAsOff() throws {
+        #expect(LightCheckConfig().everyPatchEvidence && LightCheckConfig().toldApartFromDeparted)
+        let old = try decode(#"{"patchRadius": 4, "missProbability": 0.03}"#)
+        #expect(!old.everyPatchEvidence && !old.toldApartFromDeparted)
+        let back = try decode(String(decoding: JSONEncoder().encode(LightCheckConfig()), as: UTF8.self))
+        #expect(back == LightCheckConfig())
+        #expect(throws: DecodingError.self) { try decode(#"{"explainReach": 0}"#) }
     }
 
     @Test func namedKeysOverrideOnlyThemselves() throws {
