@@ -37,8 +37,13 @@ import Testing
         let perHour = Double(flips) / hours
         print("diagnose flips: found \(flips) in \(hours) quiet h = \(perHour)/h, simulator flipped \(s.truth.spontaneousFlips.count) times in \(2 * s.duration) s, injected 360/h")
         #expect(flips >= 20, "\(flips) flips seen")
-        // Poisson: ~40 flips give ±16% at one σ; ±35% is a bit over two σ.
-        #expect(abs(perHour - 360) <= 0.35 * 360, "\(perHour) flips/h found, 360/h injected")
+        // Against the rate the simulator really flipped at in this run (360/h injected; a run
+        // of two sensors for 300 s realises 40–60 flips, and which ones depends on every
+        // overlay the light checks drew). Poisson: ~30 flips found give ±18% at one σ; ±35%
+        // is about two σ.
+        let realised = Double(s.truth.spontaneousFlips.count) / (2 * s.duration) * 3600
+        #expect(abs(perHour - realised) <= 0.35 * realised, "\(perHour) flips/h found, \(realised)/h realised (360/h injected)")
+        #expect(abs(realised - 360) <= 0.35 * 360, "the simulator flips at about the injected rate: \(realised)/h")
     }
 
     @Test func fieldOnWindowAndLinkLatencyAreFound() {
