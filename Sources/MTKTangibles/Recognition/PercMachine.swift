@@ -111,23 +111,7 @@ public struct PercMachine: Sendable {
         case (.onSurface, .field(on: false)):
             go(.inRange, .fieldOff, &out)
         case (.onSurface(var s), .search(let obs)):
-            if let p = s.placed {
-                // The touch it stands on: gone (lifted, or the marker lost) ends the placement.
-                if obs.placedRivals > 0 {
-                    // Another free touch could be the marker it stands on (a finger as far from
-                    // the sensor as a marker, or its own touch come late): which one is unknown.
-                    s.placed = nil
-                    out.append(.traceReleased(p.touch, reason: .guessWithdrawn))
-                    go(.onSurface(s), .placementContested, &out)
-                } else if let position = obs.placedTouch {
-                    s.placed = p.moved(to: position)
-                } else {
-                    s.placed = nil
-                    out.append(.traceReleased(p.touch, reason: .ended))
-                    go(.onSurface(s), .tracesLost, &out)
-                }
-                state = .onSurface(s)
-            }
+            if s.placed != nil { keepPlaced(&s, obs, &out) }
             search(s, obs, time, &out)
         case (.onSurface(var s), .outcome(let o, let current)):
             guard let check = s.check, check.request == o.request else { break }
@@ -138,26 +122,19 @@ public struct PercMachine: Sendable {
                 if let c = current, check.candidate(hypothesis: h) != nil {
                     if check.kind == .locate {
                         let rivals = locateRivals(of: c, in: check)
-                        if !rivals.isEmpty, config.reportUnresolvedPlacements, c.traceSet.count == 1, s.placed == nil,
-                           rivals.allSatisfy({ $0.traceSet == c.traceSet }), let offset = definition.lightSensorOffset,
-                           let touch = c.traceSet.first, let m = c.traces.firstIndex(where: { $0 != nil }) {
-                            // Every pose that puts the sensor there stands on this one touch:
-                            // the PERC is there, only its turn is unknown. Placed, not tracked.
-                            for tr in Set(rivals.flatMap(\.traceSet)) { s.rejected[[tr]] = time + config.recheckRejectedAfter }
-                            let poses = 1 + Set(rivals.map(\.traces)).count
-                            out.append(.locateAmbiguous(request: o.request, poses: poses))
-                            s.placed = Placement(touch: touch, touchPosition: c.pose.apply(definition.markers[m]),
-                                                 sensor: c.pose.apply(offset), poses: poses, since: time)
-                            out.append(.tracesAssigned([touch], reason: .placedUnresolved))
-                            go(.onSurface(s), .placedUnresolved, &out)
-                            return out
-                        }
                         if !rivals.isEmpty {
                             // Where the sensor is, more than one pose puts it: none is taken.
                             // Those touches rest; a second marker touch settles it (thesis).
                             for tr in Set(([c] + rivals).flatMap(\.traceSet)) { s.rejected[[tr]] = time + config.recheckRejectedAfter }
-                            out.append(.locateAmbiguous(request: o.request, poses: 1 + Set(rivals.map(\.traces)).count))
-                            break
+                            let poses = 1 + Set(rivals.map(\.traces)).count
+                            out.append(.locateAmbiguous(request: o.request, poses: poses))
+                            // When every such pose stands on this one touch, the PERC is there and
+                            // only its turn is unknown: placed, not tracked.
+                            guard s.placed == nil, let placed = placement(c, rivals: rivals, poses: poses, at: time) else { break }
+                            s.placed = placed
+                            out.append(.tracesAssigned([placed.touch], reason: .placedUnresolved))
+                            go(.onSurface(s), .placedUnresolved, &out)
+                            return out
                         }
                     }
                     take(c, provenance: .confirmed, guessUntil: nil, fieldOnAt: s.fieldOnAt,
@@ -504,6 +481,31 @@ public struct PercMachine: Sendable {
         }
         s.check = PendingCheck(request: newRequest(), kind: .locate, candidates: candidates, isMoving: false, velocity: .zero)
         out.append(.checkRequested(request: s.check!.request, kind: .locate, hypotheses: candidates.count))
+    }
+
+    /// A placed PERC's upkeep: its touch moved (both points follow), ended (`tracesLost`), or
+    /// another free touch could be the marker it stands on (`placementContested`).
+    private mutating func keepPlaced(_ s: inout Search, _ obs: SearchObservation, _ out: inout [Action]) {
+        guard let p = s.placed else { return }
+        if obs.placedRivals == 0, let position = obs.placedTouch {
+            s.placed = p.moved(to: position)
+            state = .onSurface(s)
+            return
+        }
+        s.placed = nil
+        let contested = obs.placedRivals > 0
+        out.append(.traceReleased(p.touch, reason: contested ? .guessWithdrawn : .ended))
+        go(.onSurface(s), contested ? .placementContested : .tracesLost, &out)
+    }
+
+    /// The placement of a located pose `c` whose `rivals` all stand on its one touch (another
+    /// marker on it), nil when one stands elsewhere or placements are not reported.
+    private func placement(_ c: Candidate, rivals: [Candidate], poses: Int, at time: Seconds) -> Placement? {
+        guard config.reportUnresolvedPlacements, c.traceSet.count == 1, rivals.allSatisfy({ $0.traceSet == c.traceSet }),
+              let offset = definition.lightSensorOffset, let touch = c.traceSet.first,
+              let m = c.traces.firstIndex(where: { $0 != nil }) else { return nil }
+        return Placement(touch: touch, touchPosition: c.pose.apply(definition.markers[m]),
+                         sensor: c.pose.apply(offset), poses: poses, since: time)
     }
 
     /// The other poses of a locate check that put the light sensor within `locateAmbiguity`

@@ -104,12 +104,11 @@ public struct PoseTruthCount: Sendable {
         for t in tangibles {
             let own = truths.first { $0.0 == t.id }?.1
             if own == nil { since[t.id] = nil } else if since[t.id] == nil { since[t.id] = time }
+            if own != nil { onSurface += 1 }
             guard let pose = t.pose else {
                 if own != nil, let s = since[t.id], time - s > settle { unseen += 1 }
-                if own != nil { onSurface += 1 }
                 continue
             }
-            if own != nil { onSurface += 1 }
             poses += 1
             if let own, own.position.distance(to: pose.position) <= Self.within {
                 correct += 1
