@@ -12,22 +12,48 @@ R=$RESULTS
 FAILED=0
 now() { cut -d' ' -f1 /proc/uptime; }
 since() { awk "BEGIN{printf \"%.2f\", $(now) - $1}"; }
-stage() { echo "STAGE $1 $2 $3"; [ "$2" = PASS ] || FAILED=1; }
-ctl() { $PERCCTL "$@"; }
+# Every stage line and every step also goes to the serial console at once (scenario.sh copies the
+# hook log out only when the hook ends): the host sees how far the hook got even if the VM is
+# powered off by the harness's watchdog.
+console() { echo "BTVM: HOOK [$(now)] $*" > /dev/console 2>/dev/null || true; }
+stage() { echo "STAGE $1 $2 $3"; console "STAGE $1 $2 $3"; [ "$2" = PASS ] || FAILED=1; }
+step() { echo "$*" > $R/step; console "step: $*"; }
+# Nothing here may wait for ever: every command that talks to a peer has a bound (timeout -k).
+T() { lim=$1; shift; timeout -k 3 $lim "$@"; }
+ctl() { T 45 $PERCCTL "$@"; }
+# The hook's own watchdog, well before the harness's (btvm.timeout): on expiry it records where
+# the hook was, the guest kernel's last Bluetooth lines and the processes, reports a FAIL stage
+# and ends the hook's children, so scenario.sh still writes the results out.
+TMO=$(sed -n 's/.*btvm\.timeout=\([0-9]*\).*/\1/p' /proc/cmdline); TMO=${TMO:-420}
+BUDGET=$(awk "BEGIN{printf \"%d\", $TMO - $(now) - 40}")
+HOOK=$$
+( sleep $BUDGET
+  msg="STAGE hook FAIL the hook hung for ${BUDGET} s, at step '$(cat $R/step 2>/dev/null)'"
+  echo "$msg" >> $R/hook.log; console "$msg"
+  dmesg | grep -i -E 'bluetooth|hci' | tail -8 | while IFS= read -r l; do console "dmesg| $l"; done
+  ps -eo pid,ppid,etimes,args > $R/ps-at-hang.txt
+  pkill -TERM -P $HOOK; sleep 1; kill -TERM $HOOK ) &
+WATCHDOG=$!
+trap 'kill $WATCHDOG 2>/dev/null' EXIT
+# A guest kernel that ignored a connection complete for a link it still holds (btvirt and the
+# kernel disagree whether a link exists) is a harness fault; say so where it happened.
+kfaults() { dmesg | grep -c -E 'Ignoring HCI_Connection_Complete|ACL packet for unknown|list_del corruption|general protection|kernel BUG|Oops'; }
 addr() { sed -n 's/.*"address": *"\([^"]*\)".*/\1/p' $PERC_DIR/$1.ready; }
 V1=$(addr hci1); MTK=$(addr hci2)
 echo "perc-v1 $V1, mtk-serial $MTK"
 ldd $PB | grep -q 'not found' && { ldd $PB; echo "STAGE ldd FAIL missing libraries"; exit 1; }
 
 # --- scan: each PERC once, no RSSI 127
+step scan
 t=$(now)
-$PB scan --timeout 4 --json > $R/scan.json 2> $R/scan.err
+T 60 $PB scan --timeout 4 --json > $R/scan.json 2> $R/scan.err
 n1=$(grep -c "\"$V1\"" $R/scan.json); n2=$(grep -c "\"$MTK\"" $R/scan.json)
 if [ "$n1" = 1 ] && [ "$n2" = 1 ] && ! grep -q '"rssi":127' $R/scan.json; then stage scan PASS "both found once in $(since $t) s"
 else stage scan FAIL "lines v1=$n1 mtk=$n2: $(cat $R/scan.json $R/scan.err | tr '\n' ' ')"; fi
 
 # --- monitor on both notification paths (before pairing: monitor needs no service)
 for path in acquire start; do
+  step monitor-$path
   flag=; [ $path = start ] && flag=--start-notify
   $PB monitor $V1 $MTK --json --duration 25 --verbose $flag > $R/monitor-$path.json 2> $R/monitor-$path.err &
   mpid=$!
@@ -43,8 +69,9 @@ for path in acquire start; do
 done
 
 # --- pairing through our own agent (percbridge pair --direct, no service): the MTK PERC.
+step pair-direct
 t=$(now)
-if $PB pair --direct $MTK --timeout 30 --json > $R/pair-direct.json 2>&1 && grep -q '"ok":true' $R/pair-direct.json; then
+if T 60 $PB pair --direct $MTK --timeout 30 --json > $R/pair-direct.json 2>&1 && grep -q '"ok":true' $R/pair-direct.json; then
   stage pair-direct PASS "paired through the agent in $(since $t) s ($(sed -n 's/.*"profile":"\([^"]*\)".*/\1/p' $R/pair-direct.json))"
 else stage pair-direct FAIL "$(cat $R/pair-direct.json | tr '\n' ' ')"; fi
 ctl hci2 'wait disconnected 10' >/dev/null 2>&1 || true
@@ -67,12 +94,13 @@ TOML
 $PB serve --config $R/pb.toml --log-level debug > $R/percbridge.log 2>&1 &
 SPID=$!
 sleep 2
-SP="python3 $BTVM_DIR/streaming.py"
+SP="T 90 python3 $BTVM_DIR/streaming.py"
 BOTH="hci1=$V1 hci2=$MTK"
 $SP snapshot > $R/base.json
 for a in $V1 $MTK; do
+  step pair-$a
   t=$(now)
-  if $PB pair $a --timeout 30 --json > $R/pair-$a.json 2>&1; then stage pair-$a PASS "paired through the control API in $(since $t) s"
+  if T 60 $PB pair $a --timeout 30 --json > $R/pair-$a.json 2>&1; then stage pair-$a PASS "paired through the control API in $(since $t) s"
   else stage pair-$a FAIL "$(cat $R/pair-$a.json | tr '\n' ' ')"; fi
 done
 judged() {  # $1 stage, $2 limit s, $3 what `streaming.py wait` printed ("PASS back in X s …" or "FAIL …")
@@ -86,24 +114,27 @@ back() {  # $1 stage name, $2 trigger time (uptime), $3 limit s, $4… PERCs (de
   stage $name $(echo "$res" | cut -d' ' -f1) "$(echo "$res" | cut -d' ' -f2-)"
   [ $rc = 0 ]
 }
+step subscribe
 back subscribe $t 30
 
 # Traffic through serve: nothing lost (the service's own counters).
+step traffic
 $SP snapshot > $R/base.json
 ctl hci1 'stream 10 200' >/dev/null; ctl hci2 'stream 10 200' >/dev/null
 ctl hci1 'wait idle 30' >/dev/null; ctl hci2 'wait idle 30' >/dev/null
 sleep 1
 res=$($SP traffic $R/base.json 200 $BOTH)
 stage traffic $(echo "$res" | cut -d' ' -f1) "$(echo "$res" | cut -d' ' -f2-)"
-$PB status > $R/status.txt 2>&1; cat $R/status.txt
+T 60 $PB status > $R/status.txt 2>&1; cat $R/status.txt
 
 # Actuation: an app asks (WebSocket `actuate`), the service writes the PERC's actuator
 # characteristic, the PERC sees the write.
-TID=$($PB list --json | python3 -c "import json,sys
+step actuate
+TID=$(T 60 $PB list --json | python3 -c "import json,sys
 for t in json.loads(sys.stdin.read()):
     if str(t.get('address', '')).upper() == '$V1'.upper(): print(t['id'])")
 t=$(now)
-python3 - 8080 "$TID" > $R/actuate.log 2>&1 <<'PY'
+T 30 python3 - 8080 "$TID" > $R/actuate.log 2>&1 <<'PY'
 import base64, json, os, socket, sys, time
 port, tid = int(sys.argv[1]), int(sys.argv[2])
 s = socket.create_connection(("127.0.0.1", port))
@@ -129,12 +160,14 @@ if echo "$seen" | grep -q 'LED colour #ff0000'; then stage actuate PASS "tangibl
 else stage actuate FAIL "tangible '$TID', PERC saw '$seen'; app: $(cat $R/actuate.log | tr '\n' ' ')"; fi
 
 for kind in "drop" "drop fast"; do
+  step "$kind"
   $SP snapshot > $R/base.json
   t=$(now); ctl hci1 "$kind" >/dev/null & cpid=$!; ctl hci2 "$kind" >/dev/null; wait $cpid
   back "$(echo $kind | tr ' ' -)" $t 20
 done
 
 # SIGHUP with a changed registry: mtk-serial taken out (its link stops), then put back.
+step sighup
 cp $R/tangibles.json $R/tangibles.full.json
 python3 - "$R/tangibles.json" "$MTK" <<'PY'
 import json, sys
@@ -149,8 +182,8 @@ json.dump(d, open(p + '.new', 'w'), indent=2)
 PY
 mv $R/tangibles.json.new $R/tangibles.json
 t=$(now); kill -HUP $SPID
-i=0; while [ $i -lt 50 ] && $PB status --json | grep -q "\"$MTK\""; do sleep 0.1; i=$((i+1)); done
-if $PB status --json | grep -q "\"$MTK\""; then stage sighup-remove FAIL "mtk link still listed 5 s after SIGHUP"
+i=0; while [ $i -lt 50 ] && T 60 $PB status --json | grep -q "\"$MTK\""; do sleep 0.1; i=$((i+1)); done
+if T 60 $PB status --json | grep -q "\"$MTK\""; then stage sighup-remove FAIL "mtk link still listed 5 s after SIGHUP"
 else stage sighup-remove PASS "mtk link gone $(since $t) s after SIGHUP"; fi
 $SP snapshot > $R/base.json
 cp $R/tangibles.full.json $R/tangibles.json
@@ -158,6 +191,7 @@ t=$(now); kill -HUP $SPID
 back sighup-add $t 20 hci2=$MTK
 
 # A PERC that stops advertising: reported unreachable, no busy loop, back when it advertises.
+step unreachable
 $SP snapshot > $R/base.json
 ctl hci1 'adv off' >/dev/null; ctl hci1 'drop fast' >/dev/null
 sleep 8
@@ -165,7 +199,7 @@ cpu0=$(awk '{print $14+$15}' /proc/$SPID/stat)
 sleep 5
 cpu1=$(awk '{print $14+$15}' /proc/$SPID/stat)
 ticks=$((cpu1 - cpu0))
-st=$($PB status --json | python3 -c "import json,sys; print([l['state'] for l in json.load(sys.stdin)['links'] if l['address'].upper()=='$V1'][0])")
+st=$(T 60 $PB status --json | python3 -c "import json,sys; print([l['state'] for l in json.load(sys.stdin)['links'] if l['address'].upper()=='$V1'][0])")
 t=$(now); ctl hci1 'adv on' >/dev/null
 res=$($SP wait $R/base.json $t 20 hci1=$V1)
 if [ "$st" = unreachable ] && [ $ticks -lt 100 ] && echo "$res" | grep -q ^PASS; then
@@ -188,11 +222,15 @@ restart_bluetoothd() {  # $1 signal
 for sig in KILL TERM; do
   figs=; bad=
   for run in 1 2 3; do
+    step "bluetoothd-$sig run $run"
+    k0=$(kfaults)
     $SP snapshot > $R/base.json
     if ! pidof bluetoothd >/dev/null; then bad="no bluetoothd before run $run (harness: $(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') kernel faults in dmesg)"; break
     elif ! restart_bluetoothd $sig; then bad="harness: bluetoothd did not exit in run $run ($(dmesg | grep -c 'general protection\|Oops\|list_del corruption\|kernel BUG') guest kernel faults in dmesg.txt)"; break; fi
     t=$(now); res=$($SP wait $R/base.json $t 30 $BOTH)
     echo "bluetoothd-$sig run $run: $res"
+    k1=$(kfaults)
+    [ "$k1" = "$k0" ] || { console "harness: the guest kernel logged $((k1 - k0)) link faults in bluetoothd-$sig run $run:"; dmesg | grep -E 'Ignoring HCI_Connection_Complete|ACL packet for unknown' | tail -2 | while IFS= read -r l; do console "dmesg| $l"; done; }
     secs=$(echo "$res" | sed -n 's/^PASS back in \([0-9.]*\) s.*/\1/p')
     [ -n "$secs" ] || { bad="run $run: $res"; break; }
     figs="$figs $secs"
@@ -211,17 +249,18 @@ done
 # an L2CAP socket; bluetoothd dies with it), also with the links dropped first. The PERCs
 # stop advertising and drop their links, hci0 goes off while percbridge is reconnecting,
 # they advertise again while it is off, and it comes back on.
+step power-off-on
 faults_before=$(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG')
 $SP snapshot > $R/base.json
 ctl hci1 'adv off' >/dev/null; ctl hci2 'adv off' >/dev/null
 ctl hci1 'drop fast' >/dev/null; ctl hci2 'drop fast' >/dev/null
 sleep 1
-btmgmt --index 0 power off >/dev/null
+T 10 btmgmt --index 0 power off >/dev/null
 ctl hci1 'adv on' >/dev/null; ctl hci2 'adv on' >/dev/null
 sleep 2
-st=$($PB status --json | python3 -c "import json,sys; print(','.join(sorted(set(l['state'] for l in json.load(sys.stdin)['links']))))")
-powered=$(btmgmt --index 0 info | grep -c 'current settings:.*powered')
-t=$(now); btmgmt --index 0 power on >/dev/null
+st=$(T 60 $PB status --json | python3 -c "import json,sys; print(','.join(sorted(set(l['state'] for l in json.load(sys.stdin)['links']))))")
+powered=$(T 10 btmgmt --index 0 info | grep -c 'current settings:.*powered')
+t=$(now); T 10 btmgmt --index 0 power on >/dev/null
 if [ "$faults_before" != 0 ]; then stage power-off-on FAIL "harness: not measured, the guest kernel had faulted before this stage ($faults_before faults in dmesg.txt; bluetoothd's state is not to be trusted)"
 elif ! pidof bluetoothd >/dev/null; then stage power-off-on FAIL "harness: bluetoothd died when hci0 was switched off ($(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG') guest kernel faults in dmesg.txt)"
 elif [ "$st" = waiting-for-adapter ] && [ "$powered" = 0 ]; then judged power-off-on 2 "$($SP wait $R/base.json $t 30 $BOTH)"
@@ -229,6 +268,7 @@ else stage power-off-on FAIL "while off: link states '$st', hci0 powered=$powere
 if [ "$(dmesg | grep -c 'list_del corruption\|general protection\|kernel BUG')" != 0 ]; then echo "harness: guest kernel fault during the power stage (dmesg.txt)"; fi
 
 
+step sigterm
 kill -TERM $SPID; i=0; while kill -0 $SPID 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
 if kill -0 $SPID 2>/dev/null; then stage sigterm FAIL "still running 5 s after SIGTERM"; kill -KILL $SPID; else stage sigterm PASS "exited in $(awk "BEGIN{print $i/10}") s"; fi
 exit $FAILED
