@@ -17,7 +17,11 @@ since() { awk "BEGIN{printf \"%.2f\", $(now) - $1}"; }
 # powered off by the harness's watchdog.
 console() { echo "BTVM: HOOK [$(now)] $*" > /dev/console 2>/dev/null || true; }
 stage() { echo "STAGE $1 $2 $3"; console "STAGE $1 $2 $3"; [ "$2" = PASS ] || FAILED=1; }
-step() { echo "$*" > $R/step; console "step: $*"; }
+step() {
+  echo "$*" > $R/step; console "step: $*"
+  # Testing the watchdog: scripts/test-real-bluez with HOOK_HANG_AT=<step> makes that step hang.
+  if [ -f $BTVM_DIR/hang-at ] && [ "$(cat $BTVM_DIR/hang-at)" = "$*" ]; then console "hanging at step '$*' (HOOK_HANG_AT)"; sleep 100000; fi
+}
 # Nothing here may wait for ever: every command that talks to a peer has a bound (timeout -k).
 T() { lim=$1; shift; timeout -k 3 $lim "$@"; }
 ctl() { T 45 $PERCCTL "$@"; }
@@ -29,10 +33,15 @@ BUDGET=$(awk "BEGIN{printf \"%d\", $TMO - $(now) - 40}")
 HOOK=$$
 ( sleep $BUDGET
   msg="STAGE hook FAIL the hook hung for ${BUDGET} s, at step '$(cat $R/step 2>/dev/null)'"
-  echo "$msg" >> $R/hook.log; console "$msg"
+  # Its own file: the hook's log is written at the hook's offset, which would overwrite it.
+  echo "$msg" > $R/hook-watchdog.log; console "$msg"
   dmesg | grep -i -E 'bluetooth|hci' | tail -8 | while IFS= read -r l; do console "dmesg| $l"; done
   ps -eo pid,ppid,etimes,args > $R/ps-at-hang.txt
-  pkill -TERM -P $HOOK; sleep 1; kill -TERM $HOOK ) &
+  # What the hook started (not this watchdog), then the hook itself (SIGKILL: it may have
+  # inherited an ignored SIGTERM) so it cannot go on to the next stage.
+  read -r self _ < /proc/self/stat
+  kids=$(pgrep -P $HOOK | grep -v -x "$self")
+  kill -KILL $HOOK; kill -TERM $kids 2>/dev/null; sleep 1; kill -KILL $kids 2>/dev/null ) &
 WATCHDOG=$!
 trap 'kill $WATCHDOG 2>/dev/null' EXIT
 # A guest kernel that ignored a connection complete for a link it still holds (btvirt and the
