@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "percbridge", targets: ["PercBridge"]),
         .executable(name: "percbridge-bench", targets: ["PercBench"]),
+        .executable(name: "percbridge-overlay", targets: ["PercOverlayTool"]),
         .library(name: "MTKTangibles", targets: ["MTKTangibles"]),
         .library(name: "LightCheck", targets: ["LightCheck"]),
     ],
@@ -29,6 +30,13 @@ let package = Package(
             name: "CDBus",
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev", "libsystemd-dev", "pkg-config"])]
+        ),
+        // The X11 edge of `percbridge overlay` only: xcb with SHAPE, Present and RandR. Never linked
+        // into the service binary.
+        .systemLibrary(
+            name: "CXCB",
+            pkgConfig: "xcb xcb-shape xcb-present xcb-randr",
+            providers: [.apt(["libxcb1-dev", "libxcb-shape0-dev", "libxcb-present-dev", "libxcb-randr0-dev", "pkg-config"])]
         ),
         // Pure and deterministic: no I/O, no clock reads.
         .target(name: "MTKTangibles"),
@@ -85,6 +93,37 @@ let package = Package(
             ],
             plugins: ["WebEmbedPlugin"]
         ),
+        // `percbridge overlay`: light-check patches drawn over the table's app (X11 through xcb),
+        // click-through, with presentation times.
+        .target(
+            name: "PercOverlay",
+            dependencies: [
+                "CXCB",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The overlay's side of the app protocol: what to draw and report (pure), the screen
+        // mapping, the WebSocket connection (swift-nio). Knows nothing of X or of the service's code.
+        .target(
+            name: "PercOverlayClient",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        // `percbridge-overlay`: the X11 overlay and its client, its own binary so that `percbridge`
+        // links no X library (`percbridge overlay` hands over to it).
+        .executableTarget(
+            name: "PercOverlayTool",
+            dependencies: [
+                "PercOverlay", "PercOverlayClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The `percbridge` executable: the commands and their wiring.
         .executableTarget(
             name: "PercBridge",
@@ -138,9 +177,11 @@ let package = Package(
         ]),
         // Through the `percbridge` binary, as a user runs it.
         .testTarget(name: "PercBridgeTests", dependencies: [
-            "PercBridge", "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport",
+            "PercBridge", "PercOverlayTool", "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport",
             "MTKTangibles", "LightCheck",
         ]),
+        .testTarget(name: "PercOverlayTests", dependencies: ["PercOverlay", "PercTestSupport"]),
+        .testTarget(name: "PercOverlayClientTests", dependencies: ["PercOverlayClient"]),
         .testTarget(name: "PercBenchTests", dependencies: ["PercBench", "PercEmulator", "PercTestSupport", "PercService", "PercSystem", "MTKTangibles"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,8 +16,12 @@ import PercTestSupport
         "PercBridge": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "MTKTangibles", "LightCheck"],
         "PercEmulator": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles"],
         "PercBench": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator", "MTKTangibles", "LightCheck"],
+        // percbridge-overlay: the X11 layer, the protocol client (knows nothing of X or the service's code), the executable.
+        "PercOverlay": ["CXCB"],
+        "PercOverlayClient": [],
+        "PercOverlayTool": ["PercOverlay", "PercOverlayClient"],
     ]
-    static let ours: Set<String> = Set(allowed.keys).union(["CDBus", "PercTestSupport", "WebEmbedTool"])
+    static let ours: Set<String> = Set(allowed.keys).union(["CDBus", "CXCB", "PercTestSupport", "WebEmbedTool"])
     /// Command-line parsing belongs to the executables.
     static let executablesOnly: Set<String> = ["ArgumentParser"]
 
@@ -39,7 +43,7 @@ import PercTestSupport
     func aModuleImportsOnlyWhatItMayKnow(_ module: String) throws {
         let found = try Self.imports(of: module)
         #expect(!found.isEmpty, "no sources read for \(module)")
-        let executable = ["PercBridge", "PercBench"].contains(module)
+        let executable = ["PercBridge", "PercBench", "PercOverlayTool"].contains(module)
         for (file, imported) in found {
             if Self.ours.contains(imported) {
                 #expect(Self.allowed[module]!.contains(imported), "\(file) imports \(imported), which \(module) may not know")
@@ -62,8 +66,18 @@ import PercTestSupport
         let symbols = nm.stdout
         // Swift mangles a module name as its length and its name.
         #expect(symbols.contains("10PercSystem") && symbols.contains("11PercService"), "the symbols were read")
-        for module in ["PercBench", "PercEmulator", "PercTestSupport"] {
+        for module in ["PercBench", "PercEmulator", "PercTestSupport", "PercOverlay", "PercOverlayClient"] {
             #expect(!symbols.contains("\(module.count)\(module)"), "percbridge links \(module)")
         }
+    }
+
+    /// The service runs on headless tables: only percbridge-overlay links the X libraries.
+    @Test func onlyTheOverlayLinksX() async throws {
+        let service = try await Helper.runAsync("/usr/bin/ldd", [CLI.binary.path], timeout: 60)
+        #expect(service.status == 0 && service.stdout.contains("libdbus-1"), "\(service.stdout)\(service.stderr)")
+        #expect(!service.stdout.contains("libxcb"), "percbridge links X: \(service.stdout)")
+        let overlay = CLI.binary.deletingLastPathComponent().appendingPathComponent("percbridge-overlay")
+        let o = try await Helper.runAsync("/usr/bin/ldd", [overlay.path], timeout: 60)
+        #expect(o.stdout.contains("libxcb-shape") && !o.stdout.contains("libdbus-1"), "\(o.stdout)\(o.stderr)")
     }
 }

@@ -18,6 +18,10 @@ public struct SimWorld: Sendable {
     public let origin: InputOrigin
     /// The overlay on screen now.
     public internal(set) var currentOverlay = Overlay.empty
+    /// `demo --display screen`: what a real screen shows at a surface point, read instead of the
+    /// simulated display's overlay (nil: the simulated display). The world does no I/O itself;
+    /// whoever sets this does, and the run is then no longer reproducible from its seed.
+    public var screen: (@Sendable (Vec2) -> LightColour)?
 
     var rng: SimRandom
     var bodies: [SimBody] = []
@@ -245,6 +249,7 @@ public struct SimWorld: Sendable {
 
     /// The colour the display shows at a surface point now.
     public func colour(at point: Vec2) -> LightColour {
+        if let screen { return screen(point) }
         for patch in currentOverlay.patches.reversed() where patch.center.distance(to: point) <= patch.radius {
             return patch.colour
         }

@@ -77,11 +77,27 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("""
         Who shows the light-check patches to the simulated light sensors: sim (a simulated \
-        60 Hz display, default) or app (a connected app that draws them and reports \
+        60 Hz display, default), app (a connected app that draws them and reports \
         presented, e.g. the web viewer or a page on percbridge.js; while none does, no \
-        check gets an answer).
-        """, valueName: "sim|app"))
+        check gets an answer) or screen (as app, but the sensors read the real pixels of \
+        the X screen under them through percbridge-overlay: run `percbridge overlay` \
+        there, docs/overlay.md).
+        """, valueName: "sim|app|screen"))
     var display: String = "sim"
+
+    /// `--display screen`: `percbridge-overlay pixels` beside this binary, on the X screen of
+    /// $DISPLAY with the overlay's default placement (the surface fills the primary output).
+    static func screenSampler(surface: Vec2, logger: Logger) throws -> ScreenSampler {
+        guard let overlay = SiblingExecutable.path("percbridge-overlay") else {
+            throw CLIError(.unavailable, "--display screen reads the screen through percbridge-overlay, which is not beside \(SiblingExecutable.current); build it (swift build --product percbridge-overlay)")
+        }
+        let sampler = try ScreenSampler(overlay: overlay, surfaceMM: surface, placement: [], logger: logger)
+        if let problem = sampler.check() {
+            sampler.stop()
+            throw CLIError(.unavailable, "--display screen: \(problem); run it in the table's X session (DISPLAY)")
+        }
+        return sampler
+    }
 
     static var scenarioNames: [String] { BuiltInScenarios.names + [DemoPairingScenario.name] }
 
@@ -97,7 +113,7 @@ struct DemoCommand: AsyncParsableCommand {
         if !h.isLoopback && token.count < 16 {
             throw ValidationError("--http \(http) is reachable from other machines: give --token with at least 16 characters")
         }
-        guard ["sim", "app"].contains(display) else { throw ValidationError("--display must be sim or app (got \(display))") }
+        guard ["sim", "app", "screen"].contains(display) else { throw ValidationError("--display must be sim, app or screen (got \(display))") }
         if let d = duration, !(d > 0) { throw ValidationError("--duration must be above 0") }
         guard (1...1000).contains(rate) else { throw ValidationError("--rate must be 1 to 1000 Hz") }
     }
@@ -111,6 +127,9 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIError(.dataError, "scenario \(scenario.name): \(error)")
         }
         let surface = runner.world.surface
+        let screen = display == "screen" ? try Self.screenSampler(surface: surface, logger: logger) : nil
+        defer { screen?.stop() }
+        if let screen { runner.readScreen { screen.colour(at: $0) } }
         let demoRegistry = try DemoRegistry.open(path: registry, scenario: scenario, world: runner.world)
         defer { demoRegistry.cleanUp() }
         let definitions = try demoRegistry.store.load().tangibles
@@ -154,8 +173,8 @@ struct DemoCommand: AsyncParsableCommand {
             recording = try DemoRecording(path: record, config: config, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
         }
         let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
-                            recording: recording, links: links, displayByApp: display == "app", logger: logger)
-        if display == "app" {
+                            recording: recording, links: links, displayByApp: display != "sim", logger: logger)
+        if display != "sim" {
             parts.router.divertPresented { loop.appPresented($0) }
             parts.lightChecksFollowDrawingApps(logger: logger)
         }

@@ -19,4 +19,5 @@ let allSubcommands: [any ParsableCommand.Type] = [
     DefineCommand.self,
     CalibrateCommand.self,
     DiagnoseCommand.self,
+    OverlayCommand.self,
 ]

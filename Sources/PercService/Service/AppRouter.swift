@@ -27,8 +27,8 @@ public final class AppRouter: AppMessageSink {
 
     func appSent(_ message: AppInbound, raw: Data, from client: AppClient, at arrival: Seconds) -> AppProtocolError? {
         switch message {
-        case .hello(let name, _, let draws):
-            logger.info("app says hello", metadata: ["client": "\(client.id)", "name": "\(name ?? "-")", "draws_overlay": "\(draws)"])
+        case .hello(let name, _, let draws, let fallback):
+            logger.info("app says hello", metadata: ["client": "\(client.id)", "name": "\(name ?? "-")", "draws_overlay": "\(draws)", "overlay_fallback": "\(fallback)"])
             return nil
         case .presented(let overlay, let time, _):
             if presentedHandler(PresentedOverlay(overlayID: overlay, from: min(time ?? arrival, arrival))) { return nil }

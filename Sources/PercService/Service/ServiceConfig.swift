@@ -131,6 +131,30 @@ public struct ServiceConfig: Hashable, Sendable {
         public var path = "/var/lib/percbridge/tangibles.json"
     }
 
+    /// `percbridge overlay` (docs/overlay.md): where the touch surface is on the screen it draws on.
+    public struct Overlay: Hashable, Sendable {
+        /// The X display; empty: the session's $DISPLAY.
+        public var display = ""
+        /// The RandR output the surface fills; empty: the primary (or first) output.
+        public var output = ""
+        /// Top-left corner in pixels ("X,Y"); empty: the output's.
+        public var origin = ""
+        /// Size in pixels ("WIDTHxHEIGHT"); empty: the whole output.
+        public var size = ""
+        /// Clockwise rotation of the surface's axes against the screen's.
+        public var rotation = 0
+
+        /// Nil when `text` is empty or two numbers joined by `separator`, else why not.
+        static func pairProblem(_ text: String, separator: Character) -> String? {
+            guard !text.isEmpty else { return nil }
+            let parts = text.split(separator: separator, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ Int($0.trimmingCharacters(in: .whitespaces)).map { $0 >= 0 } ?? false }) else {
+                return "is not two whole pixel numbers joined by \"\(separator)\""
+            }
+            return nil
+        }
+    }
+
     public var surface = Surface()
     public var clock = Clock()
     public var inputs: [Input] = []
@@ -141,4 +165,5 @@ public struct ServiceConfig: Hashable, Sendable {
     public var recognition = Recognition()
     public var lightChecks = LightChecks()
     public var registry = Registry()
+    public var overlay = Overlay()
 }

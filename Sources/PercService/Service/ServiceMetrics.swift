@@ -20,6 +20,8 @@ public final class ServiceMetrics: Sendable {
     let recognitions: CoreMetrics.Counter
     let appClients: CoreMetrics.Gauge
     let appFramesDropped: CoreMetrics.Counter
+    /// Presented reports from a fallback drawer (`percbridge overlay`) standing by while an app draws.
+    let appPresentedIgnored: CoreMetrics.Counter
     let tuioPackets: CoreMetrics.Counter
     /// TUIO datagrams the socket refused (buffer full, unreachable): dropped, never retried.
     let tuioSendErrors: CoreMetrics.Counter
@@ -52,6 +54,7 @@ public final class ServiceMetrics: Sendable {
         recognitions = Counter(label: "percbridge_recognitions_total", factory: factory)
         appClients = Gauge(label: "percbridge_app_clients", factory: factory)
         appFramesDropped = Counter(label: "percbridge_app_frames_dropped_total", factory: factory)
+        appPresentedIgnored = Counter(label: "percbridge_app_presented_ignored_total", factory: factory)
         tuioPackets = Counter(label: "percbridge_tuio_packets_total", factory: factory)
         tuioSendErrors = Counter(label: "percbridge_tuio_send_errors_total", factory: factory)
         inputErrors = Counter(label: "percbridge_input_errors_total", factory: factory)

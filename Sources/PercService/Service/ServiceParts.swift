@@ -40,7 +40,8 @@ public struct ServiceParts: Sendable {
                                         surface: .init(name: config.surface.name, width_mm: surface.x, height_mm: surface.y),
                                         frameRateHz: config.clock.rateHz, acceptsContacts: config.http.acceptContacts),
                          tangibles: definitions, maxMessageBytes: config.http.maxMessageBytes, clock: timeline,
-                         onDropped: { metrics.appFramesDropped.increment(by: $0) })
+                         onDropped: { metrics.appFramesDropped.increment(by: $0) },
+                         onIgnoredPresented: { metrics.appPresentedIgnored.increment() })
         let router = AppRouter(clock: clock, surface: surface, acceptPresented: acceptPresented, logger: logger, actuate: actuate)
         hub.setSink(router)
         // TUIO first: its datagrams leave before the apps' JSON is encoded.

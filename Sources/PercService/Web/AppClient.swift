@@ -22,6 +22,13 @@ final class AppClient: Sendable {
         var closed = false
         var dropped = 0
         var drawsOverlay = false
+        /// Draws only while no other app does (`overlay_fallback` in hello: `percbridge overlay`).
+        var overlayFallback = false
+        /// A fallback drawer told to stand by (`drawing` with `draws: false`): it is offered no
+        /// overlays and its presented reports are not used.
+        var standingBy = false
+        /// Whether this fallback drawer was told its role yet (`drawing` after its hello).
+        var toldRole = false
         var name: String?
 
         mutating func takeWaiter() -> CheckedContinuation<Void, Never>? {
@@ -39,13 +46,29 @@ final class AppClient: Sendable {
     /// Frames replaced before they were sent (this client was slower than the pipeline).
     var dropped: Int { box.withLock { $0.dropped } }
     var drawsOverlay: Bool { box.withLock { $0.drawsOverlay } }
+    var overlayFallback: Bool { box.withLock { $0.overlayFallback } }
+    var standingBy: Bool { box.withLock { $0.standingBy } }
+    /// nil until this fallback drawer was first told its role.
+    var toldRole: Bool? { box.withLock { $0.toldRole ? true : nil } }
+    func markToldRole() { box.withLock { $0.toldRole = true } }
     var name: String? { box.withLock { $0.name } }
 
     var lookaheadMS: Int { lookahead.load(ordering: .relaxed) }
     func setLookahead(ms: Int) { lookahead.store(ms, ordering: .relaxed) }
 
-    func identify(name: String?, drawsOverlay: Bool) {
-        box.withLock { $0.name = name; $0.drawsOverlay = drawsOverlay }
+    func identify(name: String?, drawsOverlay: Bool, overlayFallback: Bool = false) {
+        box.withLock { $0.name = name; $0.drawsOverlay = drawsOverlay; $0.overlayFallback = drawsOverlay && overlayFallback }
+    }
+
+    /// Sets whether this fallback drawer stands by; returns true when that changed. Standing by
+    /// also drops an overlay not yet sent, so nothing reaches the app after it was told to stop.
+    func setStandingBy(_ standBy: Bool) -> Bool {
+        box.withLock { b in
+            guard b.standingBy != standBy else { return false }
+            b.standingBy = standBy
+            if standBy { b.overlay = nil }
+            return true
+        }
     }
 
     /// Offers the newest frame; returns true when it replaced one this client never got.
@@ -64,7 +87,7 @@ final class AppClient: Sendable {
 
     func offerOverlay(_ json: String) {
         let w: CheckedContinuation<Void, Never>? = box.withLock { b in
-            if b.closed { return nil }
+            if b.closed || b.standingBy { return nil }
             b.overlay = json
             return b.takeWaiter()
         }

@@ -39,6 +39,8 @@ public final class AppHub: Sendable {
     let maxMessageBytes: Int
     /// Counts frames a slow client never got (replaced by a newer one).
     let onDropped: (@Sendable (Int) -> Void)?
+    /// Counts presented reports from a fallback drawer that was standing by.
+    let onIgnoredPresented: (@Sendable () -> Void)?
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -46,9 +48,11 @@ public final class AppHub: Sendable {
     }()
 
     init(context: Context, tangibles: [TangibleDefinition], maxMessageBytes: Int,
-         clock: @escaping @Sendable () -> Seconds, onDropped: (@Sendable (Int) -> Void)? = nil) {
+         clock: @escaping @Sendable () -> Seconds, onDropped: (@Sendable (Int) -> Void)? = nil,
+         onIgnoredPresented: (@Sendable () -> Void)? = nil) {
         self.context = context
         self.onDropped = onDropped
+        self.onIgnoredPresented = onIgnoredPresented
         self.clock = clock
         self.maxMessageBytes = maxMessageBytes
         self.state = Mutex((tangibles.map(AppWire.TangibleInfo.init), nil, nil))
@@ -76,8 +80,31 @@ public final class AppHub: Sendable {
     }
 
     private func drawingMayHaveChanged() {
+        assignDrawers()
         let drawing = overlayDrawingClients > 0
         drawingObserver(drawing)
+    }
+
+    /// Who draws the overlay. Every app that draws of its own accord (`draws_overlay` without
+    /// `overlay_fallback`) does: it knows its own screen. Only while there is none does a
+    /// fallback drawer (`percbridge overlay`) draw, and then only the longest-connected one;
+    /// the others stand by. So one screen never shows an overlay twice, and one overlay never
+    /// gets presented reports from both an app and the fallback. Each fallback drawer is told
+    /// its role (`drawing`) after its hello and whenever it changes.
+    private func assignDrawers() {
+        let all = clients.withLock { $0.values.sorted { $0.id < $1.id } }
+        let apps = all.filter { $0.drawsOverlay && !$0.overlayFallback }
+        let fallbacks = all.filter(\.overlayFallback)
+        let chosen = apps.isEmpty ? fallbacks.first : nil
+        for f in fallbacks {
+            let standBy = f !== chosen
+            let told = f.toldRole
+            guard f.setStandingBy(standBy) || told == nil else { continue }
+            let by = standBy ? (apps.first ?? chosen).map { $0.name ?? "app \($0.id)" } : nil
+            f.send(encode(AppWire.Drawing(draws: !standBy, by: by)))
+            f.markToldRole()
+            if !standBy, let overlay = state.withLock({ $0.lastOverlay }) { f.offerOverlay(overlay) }
+        }
     }
 
     func setSink(_ s: any AppMessageSink) { sink.withLock { $0 = s } }
@@ -163,14 +190,18 @@ public final class AppHub: Sendable {
             switch message {
             case .ping(let id, let appTime):
                 client.send(encode(AppWire.Pong(id: id, app_time: appTime, time: clock())))
-            case .hello(let name, _, let draws):
+            case .hello(let name, _, let draws, let fallback):
                 switch AppLookahead.decode(data) {
                 case .failure(let e): reject(e, to: client); return
                 case .success(let ms): client.setLookahead(ms: ms)
                 }
-                client.identify(name: name, drawsOverlay: draws)
+                client.identify(name: name, drawsOverlay: draws, overlayFallback: fallback)
                 drawingMayHaveChanged()
                 _ = sink.withLock { $0 }?.appSent(message, raw: data, from: client, at: arrival)
+            case .presented where client.standingBy:
+                // A fallback drawer standing by (an app draws): its report is not about what is
+                // on the screen the light checks use. Counted, never an error to the app.
+                onIgnoredPresented?()
             case .contacts where !context.acceptsContacts:
                 reject(AppProtocolError(code: .unavailable, message: "this service does not accept contacts (http.accept_contacts = false)", inReplyTo: "contacts"), to: client)
             default:

@@ -4,7 +4,7 @@ import MTKTangibles
 
 /// One validated message from an app.
 enum AppInbound: Hashable, Sendable {
-    case hello(name: String?, protocolVersion: Int, drawsOverlay: Bool)
+    case hello(name: String?, protocolVersion: Int, drawsOverlay: Bool, overlayFallback: Bool)
     /// Overlay `overlay` was on screen from `time` (service clock) or `appTime` (app clock).
     case presented(overlay: UInt64, time: Double?, appTime: Double?)
     case contacts([AppContact], appTime: Double?)
@@ -40,7 +40,8 @@ enum AppInbound: Hashable, Sendable {
                                       message: "protocol \(m.protocol) is not supported; this service speaks \(AppWire.version)",
                                       inReplyTo: type))
             }
-            return .success(.hello(name: m.name, protocolVersion: m.protocol, drawsOverlay: m.draws_overlay ?? false))
+            return .success(.hello(name: m.name, protocolVersion: m.protocol, drawsOverlay: m.draws_overlay ?? false,
+                                   overlayFallback: m.overlay_fallback ?? false))
         case "presented":
             guard let m = body(PresentedIn.self) else { return fail("presented needs \"overlay\" (integer) and optionally \"time\" or \"app_time\" (seconds)") }
             for t in [m.time, m.app_time].compactMap({ $0 }) where !t.isFinite || t < 0 {
@@ -95,7 +96,7 @@ enum AppInbound: Hashable, Sendable {
     }
 
     private struct Envelope: Decodable { var type: String }
-    private struct HelloIn: Decodable { var `protocol`: Int; var name: String?; var draws_overlay: Bool? }
+    private struct HelloIn: Decodable { var `protocol`: Int; var name: String?; var draws_overlay: Bool?; var overlay_fallback: Bool? }
     private struct PresentedIn: Decodable { var overlay: UInt64; var time: Double?; var app_time: Double? }
     private struct ContactsIn: Decodable { var contacts: [AppContact]; var app_time: Double? }
     private struct ActuateIn: Decodable { var tangible: Int; var led: String?; var vibrate_ms: Int?; var beep: Bool? }

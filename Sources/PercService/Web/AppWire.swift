@@ -35,6 +35,14 @@ public enum AppWire {
         var accepts: [String]
     }
 
+    /// To a fallback drawer (`overlay_fallback` in hello): whether it draws the overlay now, and
+    /// when not, which app does.
+    struct Drawing: Encodable {
+        var type = "drawing"
+        var draws: Bool
+        var by: String?
+    }
+
     struct PoseJSON: Codable, Hashable, Sendable {
         var x: Double
         var y: Double

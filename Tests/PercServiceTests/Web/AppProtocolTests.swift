@@ -64,7 +64,7 @@ import PercTestSupport
         ]])
         let got = server.sink.received.withLock { $0 }
         #expect(got == [
-            .hello(name: "table app", protocolVersion: 1, drawsOverlay: true),
+            .hello(name: "table app", protocolVersion: 1, drawsOverlay: true, overlayFallback: false),
             .presented(overlay: 9, time: 12.5, appTime: nil),
             .contacts([AppContact(id: 4, phase: .begin, x: 10, y: 20)], appTime: nil),
             .actuate(tangible: 1, .vibrate(milliseconds: 200)),

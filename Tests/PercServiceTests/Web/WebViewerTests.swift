@@ -61,7 +61,7 @@ import PercTestSupport
             if case .presented(let id, _, _) = m { return id } else { return nil }
         }
         #expect(presented.contains(9), "the page reported the overlay it drew")
-        let hello = server.sink.received.withLock { $0 }.contains(.hello(name: "percbridge-viewer", protocolVersion: 1, drawsOverlay: true))
+        let hello = server.sink.received.withLock { $0 }.contains(.hello(name: "percbridge-viewer", protocolVersion: 1, drawsOverlay: true, overlayFallback: false))
         #expect(hello)
     }
 

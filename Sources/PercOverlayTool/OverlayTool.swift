@@ -1,0 +1,202 @@
+// `percbridge-overlay`: draws the light-check patches over whatever app runs on the table's screen (X11).
+import ArgumentParser
+import Foundation
+import Logging
+import PercOverlay
+import PercOverlayClient
+
+@main
+struct OverlayTool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "percbridge-overlay",
+        abstract: "Draw PercBridge's light-check patches over any app on the table's screen.",
+        discussion: """
+        Runs in the table's graphical session (not as the system service): it connects to the \
+        service's app protocol like any app, draws each light-check patch as a small black or \
+        white disc at the planned place above every other window, lets every touch and click \
+        through to the app below, and reports when each frame was shown, so PERCs are checked \
+        by light on tables whose apps speak only TUIO. When an app that draws the overlay itself \
+        is connected, that app draws and this one stands by (docs/overlay.md).
+
+        Usually started as `percbridge overlay`, which reads the service's config file ([http] \
+        and [overlay]) and passes the values here.
+
+        Where the touch surface is on the screen: by default it fills the primary RandR output \
+        (or the first); --output picks another; --size (and --origin) give the rectangle in \
+        pixels for a table whose touch area is not a whole output; --rotation turns the \
+        surface's axes clockwise against the screen's.
+
+        Exit status: 0 stopped by a signal; 69 no X display (or it went away for good); \
+        64 wrong arguments; 76 the service speaks another protocol version.
+        """,
+        subcommands: [Run.self, Pixels.self],
+        defaultSubcommand: Run.self
+    )
+}
+
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Connect and draw (the default).")
+
+    @Option(help: "The service's app protocol address.")
+    var url = "ws://127.0.0.1:8080/ws"
+    @Option(help: "A file holding the service's http.token (or set PERCBRIDGE_TOKEN).")
+    var tokenFile: String?
+    @Option(help: "The X display (default: $DISPLAY).")
+    var display: String?
+    @Option(help: "The RandR output the touch surface fills (e.g. HDMI-1).")
+    var output: String?
+    @Option(help: "Top-left corner of the touch surface on the screen, in pixels: X,Y.")
+    var origin: String?
+    @Option(help: "Size of the touch surface on the screen, in pixels: WIDTHxHEIGHT.")
+    var size: String?
+    @Option(help: "Clockwise rotation of the surface's axes against the screen: 0, 90, 180 or 270.")
+    var rotation = 0
+    @Option(help: "Log level: error, warning, info, debug.")
+    var logLevel = "info"
+
+    func run() async throws {
+        var logger = Logger(label: "percbridge-overlay")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let token = try readToken()
+        let endpoint: ServiceEndpoint
+        switch ServiceEndpoint.parse(url, token: token) {
+        case .failure(let e): throw ValidationError(e.description)
+        case .success(let e): endpoint = e
+        }
+        let origin = try origin.map { try Self.pair($0, separator: ",", what: "--origin", example: "0,0") }
+        let size = try size.map { try Self.pair($0, separator: "x", what: "--size", example: "1920x1080") }
+        guard SurfaceMapping.rotations.contains(rotation) else { throw ValidationError("--rotation \(rotation): use 0, 90, 180 or 270") }
+
+        let lost = LostSignal()
+        let relay = PresentedRelay()
+        let x11: X11Overlay
+        do {
+            x11 = try X11Overlay(display: display, onPresented: { serial, t in relay.presented(serial: serial, at: t) },
+                                 onLost: { error in lost.fire(error.description) })
+        } catch {
+            FileHandle.standardError.write(Data("percbridge-overlay: \(error.description)\n".utf8))
+            throw ExitCode(69)
+        }
+        defer { x11.stop() }
+        let placement = try Self.placement(outputs: x11.outputs, output: output, origin: origin, size: size, rotation: rotation)
+        logger.info("drawing on \(display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? "?"): surface at \(Int(placement.width))x\(Int(placement.height))+\(Int(placement.originX))+\(Int(placement.originY)) rotation \(placement.rotation); presentation times from \(x11.timing == .present ? "the Present extension" : "an estimate (draw + one refresh)")")
+        let client = OverlayClient(endpoint: endpoint, session: OverlaySession(placement: placement),
+                                   display: X11Display(x11), logger: logger)
+        relay.client.withLock { $0 = client }
+        let reason = await withTaskGroup(of: String?.self) { group in
+            group.addTask { await client.run() }
+            group.addTask { await lost.wait() }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        if let reason {
+            FileHandle.standardError.write(Data("percbridge-overlay: \(reason)\n".utf8))
+            throw ExitCode(lost.fired ? 69 : 76)
+        }
+    }
+
+    private func readToken() throws -> String? {
+        if let tokenFile {
+            guard let t = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                throw ValidationError("cannot read the token file \(tokenFile)")
+            }
+            return t.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return ProcessInfo.processInfo.environment["PERCBRIDGE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func pair(_ text: String, separator: Character, what: String, example: String) throws -> (Double, Double) {
+        let parts = text.split(separator: separator).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let a = parts[0], let b = parts[1], a.isFinite, b.isFinite else {
+            throw ValidationError("\(what) \(text.prefix(40)): expected two numbers like \(example)")
+        }
+        return (a, b)
+    }
+
+    /// The surface's rectangle: explicit pixels, else the named output, else the primary (or first).
+    static func placement(outputs: [ScreenOutput], output: String?, origin: (Double, Double)?, size: (Double, Double)?,
+                          rotation: Int) throws -> OverlaySession.Placement {
+        var base: ScreenOutput?
+        if let output {
+            guard let o = outputs.first(where: { $0.name == output }) else {
+                throw ValidationError("no output named \(output); this screen has \(outputs.map(\.name).joined(separator: ", ").ifEmpty("no RandR outputs"))")
+            }
+            base = o
+        } else {
+            base = outputs.first(where: \.primary) ?? outputs.first
+        }
+        if let size {
+            guard size.0 >= 1, size.1 >= 1 else { throw ValidationError("--size must be at least 1x1 pixels") }
+            let o = origin ?? (Double(base?.x ?? 0), Double(base?.y ?? 0))
+            return .init(originX: o.0, originY: o.1, width: size.0, height: size.1, rotation: rotation)
+        }
+        guard let base else { throw ValidationError("the X server lists no outputs (RandR): give the surface's place with --size WIDTHxHEIGHT [--origin X,Y]") }
+        let o = origin ?? (Double(base.x), Double(base.y))
+        return .init(originX: o.0, originY: o.1, width: Double(base.width), height: Double(base.height), rotation: rotation)
+    }
+}
+
+/// `percbridge-overlay pixels`: what the screen shows at surface points, for
+/// `percbridge demo --display screen` (its simulated light sensors read the real screen the
+/// overlay draws on). Each stdin line of "X Y" pairs in surface mm gets one line of `RRGGBB`
+/// values (hex), read from the root window at the mapped pixels.
+struct Pixels: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pixels",
+        abstract: "Read the screen at surface points (mm): each stdin line of X Y pairs gets a line of RRGGBB values.")
+
+    @Option(help: "The X display (default: $DISPLAY).")
+    var display: String?
+    @Option(help: "The service's surface size in mm: WIDTHxHEIGHT.")
+    var surfaceMm: String
+    @Option(help: "The RandR output the touch surface fills.")
+    var output: String?
+    @Option(help: "Top-left corner of the touch surface in pixels: X,Y.")
+    var origin: String?
+    @Option(help: "Size of the touch surface in pixels: WIDTHxHEIGHT.")
+    var size: String?
+    @Option(help: "Clockwise rotation of the surface: 0, 90, 180 or 270.")
+    var rotation = 0
+
+    func run() throws {
+        let surface = try Run.pair(surfaceMm, separator: "x", what: "--surface-mm", example: "1018x573")
+        let x11: X11Overlay
+        do {
+            x11 = try X11Overlay(display: display, onPresented: { _, _ in }, onLost: { _ in })
+        } catch {
+            FileHandle.standardError.write(Data("percbridge-overlay: \(error.description)\n".utf8))
+            throw ExitCode(69)
+        }
+        defer { x11.stop() }
+        let placement = try Run.placement(outputs: x11.outputs, output: output,
+                                          origin: try origin.map { try Run.pair($0, separator: ",", what: "--origin", example: "0,0") },
+                                          size: try size.map { try Run.pair($0, separator: "x", what: "--size", example: "1920x1080") },
+                                          rotation: rotation)
+        let mapping: SurfaceMapping
+        switch SurfaceMapping.make(originX: placement.originX, originY: placement.originY, width: placement.width, height: placement.height,
+                                   rotation: placement.rotation, surfaceWidthMM: surface.0, surfaceHeightMM: surface.1) {
+        case .failure(let e): throw ValidationError(e.description)
+        case .success(let m): mapping = m
+        }
+        while let line = readLine() {
+            let n = line.split(separator: " ").compactMap { Double($0) }
+            guard n.count % 2 == 0, n.count <= 512, n.allSatisfy(\.isFinite) else { print("error expected pairs of numbers (at most 256)"); fflush(nil); continue }
+            let points = stride(from: 0, to: n.count, by: 2).map { i -> (x: Int, y: Int) in
+                let p = mapping.pixel(x: n[i], y: n[i + 1])
+                return (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+            }
+            do {
+                let px = try x11.readPixels(points)
+                print(px.map { String(format: "%02x%02x%02x", $0.r, $0.g, $0.b) }.joined(separator: " "))
+            } catch {
+                print("error \(error.description)")
+            }
+            fflush(nil)  // the demo waits for each line
+        }
+    }
+}
+
+private extension String {
+    func ifEmpty(_ other: String) -> String { isEmpty ? other : self }
+}

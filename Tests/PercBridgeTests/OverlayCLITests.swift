@@ -1,0 +1,116 @@
+// `percbridge overlay` and `percbridge-overlay` as a user runs them: help, errors, and the
+// whole drawing path end to end on a real X server (demo --display screen).
+import Foundation
+import Testing
+import PercTestSupport
+
+@Suite(.serialized) struct OverlayCLITests {
+    static var overlayBinary: URL { CLI.binary.deletingLastPathComponent().appendingPathComponent("percbridge-overlay") }
+
+    static func tempDir() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pb-overlay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// The environment of this test run without an X display.
+    static var noDisplay: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = nil
+        env["WAYLAND_DISPLAY"] = nil
+        return env
+    }
+
+    @Test func helpTeachesWhereTheSurfaceIsAndWhoDraws() async throws {
+        let r = try await offPool { try CLI.run(["overlay", "--help"]) }
+        #expect(r.status == 0)
+        for word in ["--output", "--size", "--rotation", "docs/overlay.md", "TUIO"] {
+            #expect(r.stdout.contains(word), "help lacks \(word): \(r.stdout)")
+        }
+        let tool = try await Helper.runAsync(Self.overlayBinary.path, ["--help"])
+        #expect(tool.status == 0 && tool.stdout.contains("stands by"), "\(tool.stdout)\(tool.stderr)")
+    }
+
+    @Test func withoutADisplayItSaysSoInOneLineAndExits69() async throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cfg = dir.appendingPathComponent("pb.toml").path
+        try "[http]\nbind = \"127.0.0.1:1\"\n".write(toFile: cfg, atomically: true, encoding: .utf8)
+        let r = try await offPool { try CLI.run(["overlay", "--config", cfg], environment: Self.noDisplay) }
+        #expect(r.status == 69, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && r.stderr.contains("DISPLAY"), "one line naming DISPLAY: \(r.stderr)")
+    }
+
+    @Test func aBadOverlaySectionIsNamedByConfigCheck() async throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cfg = dir.appendingPathComponent("pb.toml").path
+        try "[overlay]\nsize = \"big\"\nrotation = 45\ncolour = 1\n".write(toFile: cfg, atomically: true, encoding: .utf8)
+        let r = try await offPool { try CLI.run(["config", "check", cfg]) }
+        #expect(r.status == 78)
+        for key in ["overlay.size", "overlay.rotation", "overlay.colour"] {
+            #expect(r.stderr.contains(key), "config check names \(key): \(r.stderr)")
+        }
+        let overlay = try await offPool { try CLI.run(["overlay", "--config", cfg], environment: Self.noDisplay) }
+        #expect(overlay.status == 78 && overlay.stderr.contains("overlay.size"), "\(overlay.stderr)")
+    }
+
+    @Test func aPercbridgeWithoutItsOverlaySaysHowToGetIt() async throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let alone = dir.appendingPathComponent("percbridge")
+        try FileManager.default.copyItem(at: CLI.binary, to: alone)
+        let cfg = dir.appendingPathComponent("pb.toml").path
+        try "".write(toFile: cfg, atomically: true, encoding: .utf8)
+        let r = try await offPool { try Helper.run(alone.path, ["overlay", "--config", cfg]) }
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(r.stderr.contains("percbridge-overlay, which is not beside") && r.stderr.contains("--product percbridge-overlay"), "\(r.stderr)")
+        let demo = try await offPool { try Helper.run(alone.path, ["demo", "--display", "screen", "--duration", "1", "--http", "127.0.0.1:0"]) }
+        #expect(demo.status == 69 && demo.stderr.contains("percbridge-overlay"), "\(demo.stderr)")
+    }
+
+    @Test func badFlagsAreRefusedBeforeAnythingStarts() async throws {
+        let r = try await Helper.runAsync(Self.overlayBinary.path, ["--url", "http://127.0.0.1:8080/ws"])
+        #expect(r.status == 64 && r.stderr.contains("ws://"), "\(r.stderr)")
+        let rot = try await Helper.runAsync(Self.overlayBinary.path, ["--rotation", "45"])
+        #expect(rot.status == 64 && rot.stderr.contains("0, 90, 180 or 270"), "\(rot.stderr)")
+    }
+
+    /// The whole path on a real X server: the demo plans checks, `percbridge-overlay` draws the
+    /// patches over the screen and reports them presented, and the simulated light sensors read
+    /// the real pixels under them (`demo --display screen`, through `percbridge-overlay pixels`).
+    /// Checks must be confirmed and every PERC tracked within 2 mm of its truth.
+    @Test func demoOnTheRealScreenConfirmsChecksDrawnByTheOverlay() async throws {
+        let x = try Xvfb(width: 1280, height: 720)
+        defer { x.stop() }
+        // The app below shows black where no patch is (the simulated display's background).
+        #expect(try x.run("/usr/bin/xsetroot", ["-solid", "black"]).status == 0)
+        let demo = try TestProcess(CLI.binary.path, ["demo", "--display", "screen", "--duration", "30", "--http", "127.0.0.1:0",
+                                                     "--control-bus", "none", "--tuio-version", "1.1"],
+                                   environment: ["DISPLAY": x.display])
+        defer { demo.stop() }
+        var url: String?
+        var header: [String] = []
+        while url == nil, let line = demo.readLine(timeout: 30) {
+            header.append(line)
+            if let r = line.range(of: "ws://") { url = String(line[r.lowerBound...].prefix { $0 != " " }) }
+        }
+        let ws = try #require(url, "the demo printed no app protocol address: \(header) \(demo.errorOutput())")
+        let overlay = try TestProcess(Self.overlayBinary.path, ["--url", ws], environment: ["DISPLAY": x.display])
+        defer { overlay.stop() }
+        var out: [String] = []
+        while let line = demo.readLine(timeout: 60) { out.append(line) }
+        let text = out.joined(separator: "\n")
+        overlay.stop()
+        let summary = try #require(out.first { $0.hasPrefix("demo summary:") }, "\(text)\n\(demo.errorOutput())")
+        let confirmed = Int(summary.components(separatedBy: "light checks ").last?.split(separator: " ").first ?? "") ?? 0
+        #expect(confirmed > 0, "no check confirmed through the real screen: \(summary)\noverlay: \(overlay.errorOutput())")
+        let meanLine = try #require(out.first { $0.contains("reported pose vs simulator truth: mean") })
+        let mean = Double(meanLine.components(separatedBy: "mean ").last?.split(separator: " ").first ?? "") ?? .infinity
+        #expect(mean <= 2, "\(meanLine)")
+        #expect(text.contains(" 0 swapped"), "\(text)")
+        let log = overlay.errorOutput()
+        #expect(log.contains("drawing the light-check overlay"), "the overlay drew: \(log)")
+    }
+}
