@@ -6,7 +6,8 @@ public enum ServiceMessage: Equatable, Sendable {
     case hello(protocolVersion: Int, surfaceWidthMM: Double, surfaceHeightMM: Double, service: String)
     /// Whether this overlay draws now (it said `overlay_fallback`), and if not, who does.
     case drawing(draws: Bool, by: String?)
-    case overlay(id: UInt64, patches: [Patch])
+    /// `time`: when the service planned it (its clock).
+    case overlay(id: UInt64, time: Double?, patches: [Patch])
     case pong(id: Int64, appTime: Double?, time: Double)
     case error(code: String, message: String)
     /// Frames and anything newer than this overlay knows: not for the overlay.
@@ -31,7 +32,7 @@ public enum ServiceMessage: Equatable, Sendable {
         struct Surface: Decodable { var width_mm: Double; var height_mm: Double }
     }
     private struct DrawingIn: Decodable { var draws: Bool; var by: String? }
-    private struct OverlayIn: Decodable { var overlay: UInt64; var patches: [Patch] }
+    private struct OverlayIn: Decodable { var overlay: UInt64; var time: Double?; var patches: [Patch] }
     private struct PongIn: Decodable { var id: Int64?; var app_time: Double?; var time: Double }
     private struct ErrorIn: Decodable { var code: String; var message: String }
 
@@ -49,7 +50,7 @@ public enum ServiceMessage: Equatable, Sendable {
             return .drawing(draws: m.draws, by: m.by)
         case "overlay":
             guard let m = try? d.decode(OverlayIn.self, from: data) else { return nil }
-            return .overlay(id: m.overlay, patches: m.patches)
+            return .overlay(id: m.overlay, time: m.time, patches: m.patches)
         case "pong":
             guard let m = try? d.decode(PongIn.self, from: data) else { return nil }
             return .pong(id: m.id ?? 0, appTime: m.app_time, time: m.time)
@@ -106,4 +107,37 @@ public struct ClockMapping: Sendable, Equatable {
     }
 
     public func serviceTime(_ local: Double) -> Double? { offset.map { local + $0 } }
+}
+
+/// Planned → on screen, for the overlay's log: the last `capacity` frames (bounded whatever
+/// the uptime), their median and 99th percentile.
+public struct ShownLatency: Sendable, Equatable {
+    public static let capacity = 2048
+    private var ring: [Double] = []
+    private var next = 0
+    public private(set) var total = 0
+
+    public init() {}
+
+    public mutating func add(_ seconds: Double) {
+        guard seconds.isFinite else { return }
+        total += 1
+        if ring.count < Self.capacity { ring.append(seconds) } else { ring[next] = seconds }
+        next = (next + 1) % Self.capacity
+    }
+
+    /// (median, 99th percentile) in seconds of the kept frames; nil before the first.
+    public var percentiles: (p50: Double, p99: Double)? {
+        guard !ring.isEmpty else { return nil }
+        let sorted = ring.sorted()
+        // Nearest rank: the smallest value with at least q of the values at or below it.
+        func at(_ q: Double) -> Double { sorted[max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1)] }
+        return (at(0.5), at(0.99))
+    }
+
+    public var summary: String? {
+        guard let p = percentiles else { return nil }
+        return String(format: "%d overlays shown; planned → on screen p50 %.1f ms, p99 %.1f ms (last %d)",
+                      total, p.p50 * 1000, p.p99 * 1000, min(total, Self.capacity))
+    }
 }

@@ -49,6 +49,11 @@ public struct OverlaySession: Sendable {
     public private(set) var clock = ClockMapping()
     /// The overlay last shown for the service, awaiting its presented report.
     private var awaiting: UInt64?
+    /// When the awaited overlay was planned (service clock).
+    private var plannedAt: Double?
+    public private(set) var shown = ShownLatency()
+    /// Every this many presented reports, the latency line is logged.
+    public static let logEvery = 100
     private var pingsSent: [Int64: Double] = [:]
     private var nextPing: Int64 = 1
     private var pongs = 0
@@ -71,7 +76,9 @@ public struct OverlaySession: Sendable {
         drawing = false
         awaiting = nil
         pingsSent = [:]
-        return wasDrawing ? [.show([], serial: 0)] : []
+        var actions: [Action] = wasDrawing ? [.show([], serial: 0)] : []
+        if wasDrawing, let s = shown.summary { actions.append(.log(s)) }
+        return actions
     }
 
     /// Time for a periodic ping (the clocks drift slowly; the mapping keeps its best pair).
@@ -106,7 +113,7 @@ public struct OverlaySession: Sendable {
             if draws { return [.log("drawing the light-check overlay")] }
             awaiting = nil
             return [.show([], serial: 0), .log("standing by: \(by ?? "an app") draws the overlay")]
-        case .overlay(let id, let patches):
+        case .overlay(let id, let planned, let patches):
             guard drawing, let mapping else { return [] }
             var actions: [Action] = []
             if patches.count > Self.maxPatches {
@@ -118,6 +125,7 @@ public struct OverlaySession: Sendable {
                 return ScreenDisc(x: c.x, y: c.y, radius: mapping.pixels(radius: p.radius), white: p.colour == "white")
             }
             awaiting = id
+            plannedAt = planned
             actions.append(.show(discs, serial: id))
             return actions
         case .pong(let id, _, let time):
@@ -137,7 +145,13 @@ public struct OverlaySession: Sendable {
     public mutating func presented(serial: UInt64, at: Double) -> [Action] {
         guard drawing, serial != 0, serial == awaiting else { return [] }
         awaiting = nil
-        return [.send(OverlayOutbound.presented(overlay: serial, time: clock.serviceTime(at), appTime: at))]
+        let time = clock.serviceTime(at)
+        var actions: [Action] = [.send(OverlayOutbound.presented(overlay: serial, time: time, appTime: at))]
+        if let time, let plannedAt {
+            shown.add(time - plannedAt)
+            if shown.total % Self.logEvery == 0, let s = shown.summary { actions.append(.log(s)) }
+        }
+        return actions
     }
 
     private func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }

@@ -113,4 +113,64 @@ import PercTestSupport
         let log = overlay.errorOutput()
         #expect(log.contains("drawing the light-check overlay"), "the overlay drew: \(log)")
     }
+
+    /// A free TCP port on loopback (bound and released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// The service stops and starts again on the same port (a restart): the overlay clears its
+    /// patches, says once that it cannot reach the service, reconnects and draws again.
+    @Test func itReconnectsWhenTheServiceRestarts() async throws {
+        let x = try Xvfb(width: 1000, height: 600)
+        defer { x.stop() }
+        try x.paintRootGrey()
+        let port = try Self.freePort()
+        let args = ["demo", "--display", "app", "--duration", "60", "--http", "127.0.0.1:\(port)", "--control-bus", "none"]
+        let first = try TestProcess(CLI.binary.path, args)
+        defer { first.stop() }
+        #expect(first.readLine(timeout: 30)?.contains("PercBridge demo") == true)
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("overlay.log").path
+        let overlay = try TestProcess("/bin/sh", ["-c", "exec \"$0\" --url ws://127.0.0.1:\(port)/ws 2>\"$1\"", Self.overlayBinary.path, log],
+                                      environment: ["DISPLAY": x.display])
+        defer { overlay.stop() }
+        func logged() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        func count(_ s: String) -> Int { logged().components(separatedBy: s).count - 1 }
+        #expect(Self.waitUntil(15) { count("drawing the light-check overlay") == 1 }, "\(logged())")
+        // Patches appear while the demo's PERCs are checked.
+        let drawn = try x.screenshot(within: 20) { !Self.allGrey($0) }
+        #expect(!Self.allGrey(drawn), "no patch was drawn: \(logged())")
+        first.stop()
+        #expect(Self.waitUntil(10) { count("cannot reach the service") == 1 }, "\(logged())")
+        let away = try x.screenshot(within: 5) { Self.allGrey($0) }
+        #expect(Self.allGrey(away), "patches left on screen while the service is away")
+        let second = try TestProcess(CLI.binary.path, args)
+        defer { second.stop() }
+        #expect(Self.waitUntil(20) { count("drawing the light-check overlay") == 2 }, "no reconnect: \(logged())")
+        #expect(count("cannot reach the service") == 1, "one warning per streak: \(logged())")
+    }
+
+    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() { if Date() > deadline { return false }; usleep(50_000) }
+        return true
+    }
+
+    /// Every 5th pixel of the screen is the grey painted below (no patch anywhere).
+    static func allGrey(_ image: XWDImage) -> Bool {
+        for y in stride(from: 0, to: image.height, by: 5) {
+            for x in stride(from: 0, to: image.width, by: 5) where image.rgb(x, y) != .grey50 { return false }
+        }
+        return true
+    }
 }

@@ -76,21 +76,21 @@ import Testing
         _ = s.connected(now: 0)
         _ = s.received(Self.hello, now: 0)
         let patch = ServiceMessage.Patch(id: 1, x: 400, y: 200, radius: 4, colour: "white")
-        #expect(s.received(.overlay(id: 5, patches: [patch]), now: 0).isEmpty, "no drawing before the service says so")
+        #expect(s.received(.overlay(id: 5, time: nil, patches: [patch]), now: 0).isEmpty, "no drawing before the service says so")
         _ = s.received(.drawing(draws: true, by: nil), now: 0)
-        let shown = s.received(.overlay(id: 6, patches: [patch, .init(id: 2, x: 0, y: 0, radius: 2, colour: "black")]), now: 0)
+        let shown = s.received(.overlay(id: 6, time: nil, patches: [patch, .init(id: 2, x: 0, y: 0, radius: 2, colour: "black")]), now: 0)
         #expect(shown == [.show([ScreenDisc(x: 800, y: 400, radius: 8, white: true), ScreenDisc(x: 0, y: 0, radius: 4, white: false)], serial: 6)])
     }
 
     @Test func standingByClearsTheScreenAndReportsNothing() {
         var s = OverlaySession(placement: Self.placement)
         _ = s.connected(now: 0); _ = s.received(Self.hello, now: 0); _ = s.received(.drawing(draws: true, by: nil), now: 0)
-        _ = s.received(.overlay(id: 6, patches: [.init(id: 1, x: 1, y: 1, radius: 1, colour: "white")]), now: 0)
+        _ = s.received(.overlay(id: 6, time: nil, patches: [.init(id: 1, x: 1, y: 1, radius: 1, colour: "white")]), now: 0)
         let actions = s.received(.drawing(draws: false, by: "table app"), now: 0)
         #expect(actions.first == .show([], serial: 0))
         #expect(actions.contains(.log("standing by: table app draws the overlay")))
         #expect(s.presented(serial: 6, at: 1).isEmpty, "a report after standing by is not sent")
-        #expect(s.received(.overlay(id: 7, patches: []), now: 0).isEmpty)
+        #expect(s.received(.overlay(id: 7, time: nil, patches: []), now: 0).isEmpty)
     }
 
     @Test func onlyTheLatestOverlayIsReportedOnceOnTheServiceClock() throws {
@@ -99,13 +99,27 @@ import Testing
         let pingID = try #require(ping["id"] as? Int64)
         _ = s.received(.pong(id: pingID, appTime: 100, time: 5000.01), now: 100.02)   // offset 4900
         _ = s.received(Self.hello, now: 100); _ = s.received(.drawing(draws: true, by: nil), now: 100)
-        _ = s.received(.overlay(id: 8, patches: []), now: 101)
-        _ = s.received(.overlay(id: 9, patches: []), now: 101)
+        _ = s.received(.overlay(id: 8, time: 5001.0, patches: []), now: 101)
+        _ = s.received(.overlay(id: 9, time: 5001.49, patches: []), now: 101)
         #expect(s.presented(serial: 8, at: 101.5).isEmpty, "superseded")
         let report = try #require(Self.sent(s.presented(serial: 9, at: 101.5)).first)
         #expect(report["type"] as? String == "presented" && report["overlay"] as? Int == 9)
         #expect(abs((report["time"] as? Double ?? 0) - 5001.5) < 1e-6)
         #expect(s.presented(serial: 9, at: 101.6).isEmpty, "once")
+        // Planned at 5001.49 on the service clock, shown at 5001.5: 10 ms.
+        #expect(s.shown.total == 1 && abs((s.shown.percentiles?.p50 ?? 0) - 0.01) < 1e-6)
+    }
+
+    @Test func shownLatencyKeepsABoundedWindowAndItsPercentiles() {
+        var l = ShownLatency()
+        #expect(l.summary == nil)
+        for i in 1...100 { l.add(Double(i) / 1000) }
+        #expect(l.percentiles?.p50 == 0.05 && l.percentiles?.p99 == 0.099)
+        for _ in 0..<(ShownLatency.capacity * 2) { l.add(0.002) }
+        #expect(l.percentiles?.p99 == 0.002, "only the last \(ShownLatency.capacity) count")
+        #expect(l.total == 100 + ShownLatency.capacity * 2)
+        l.add(.nan)
+        #expect(l.total == 100 + ShownLatency.capacity * 2)
     }
 
     @Test func anotherProtocolVersionIsFatalAndSaysWhatToDo() {
@@ -120,7 +134,7 @@ import Testing
         _ = s.received(Self.hello, now: 0); _ = s.received(.drawing(draws: true, by: nil), now: 0)
         var patches = (0..<300).map { ServiceMessage.Patch(id: Int64($0), x: 10, y: 10, radius: 2, colour: "white") }
         patches[0].radius = .nan
-        let a = s.received(.overlay(id: 3, patches: patches), now: 0)
+        let a = s.received(.overlay(id: 3, time: nil, patches: patches), now: 0)
         guard case .show(let discs, _)? = a.last else { Issue.record("no show"); return }
         #expect(discs.count == OverlaySession.maxPatches - 1)
         #expect(a.contains { if case .log(let l) = $0 { return l.contains("300 patches") }; return false })

@@ -1,22 +1,21 @@
 // Reads the screen with an independent tool: `xwd -root` parsed here (not the overlay's readPixels).
 import Foundation
-import PercTestSupport
 
 /// A screen dump in XWD format (X11/XWDFile.h): a big-endian 100-byte header of 25 CARD32s, the
 /// window name up to `header_size`, `ncolors` × 12 bytes of colormap, then `height` ×
 /// `bytes_per_line` bytes of ZPixmap pixels in the header's byte order.
-struct XWDImage {
-    let width: Int
-    let height: Int
+public struct XWDImage: Sendable {
+    public let width: Int
+    public let height: Int
     private let bitsPerPixel: Int
     private let bytesPerLine: Int
     private let pixelsBigEndian: Bool
     private let masks: (red: UInt32, green: UInt32, blue: UInt32)
     private let pixels: [UInt8]
 
-    struct Malformed: Error, CustomStringConvertible { var description: String }
+    public struct Malformed: Error, CustomStringConvertible { public var description: String }
 
-    init(_ data: Data) throws {
+    public init(_ data: Data) throws {
         let bytes = [UInt8](data)
         guard bytes.count >= 100 else { throw Malformed(description: "xwd wrote \(bytes.count) bytes, less than a header") }
         func field(_ i: Int) -> UInt32 {
@@ -41,7 +40,7 @@ struct XWDImage {
     }
 
     /// The pixel at (x, y) as 8-bit RGB (24-bit TrueColor masks).
-    func rgb(_ x: Int, _ y: Int) -> RGB {
+    public func rgb(_ x: Int, _ y: Int) -> RGB {
         let size = bitsPerPixel / 8
         let offset = y * bytesPerLine + x * size
         let raw = pixels[offset ..< offset + size]
@@ -52,21 +51,21 @@ struct XWDImage {
 }
 
 /// A colour as the tests compare it.
-struct RGB: Equatable, CustomStringConvertible {
-    var r: UInt8, g: UInt8, b: UInt8
-    init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
+public struct RGB: Equatable, Sendable, CustomStringConvertible {
+    public var r: UInt8, g: UInt8, b: UInt8
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
 
-    static let white = RGB(255, 255, 255)
-    static let black = RGB(0, 0, 0)
+    public static let white = RGB(255, 255, 255)
+    public static let black = RGB(0, 0, 0)
     /// X's "grey50" (rgb.txt: 127 127 127), what `xsetroot -solid grey50` paints.
-    static let grey50 = RGB(127, 127, 127)
+    public static let grey50 = RGB(127, 127, 127)
 
-    var description: String { "#" + [r, g, b].map { String(format: "%02X", $0) }.joined() }
+    public var description: String { "#" + [r, g, b].map { String(format: "%02X", $0) }.joined() }
 }
 
 extension Xvfb {
     /// The whole screen through `xwd -root -silent` (x11-apps).
-    func screenshot() throws -> XWDImage {
+    public func screenshot() throws -> XWDImage {
         let result = try run("/usr/bin/xwd", ["-root", "-silent"])
         guard result.status == 0 else { throw XWDImage.Malformed(description: "xwd failed (\(result.status)): \(result.stderr)") }
         return try XWDImage(result.stdout)
@@ -74,13 +73,13 @@ extension Xvfb {
 
     /// Paints the root window grey50 with `xsetroot` (x11-xserver-utils): a real client's pixels
     /// under the overlay.
-    func paintRootGrey() throws {
+    public func paintRootGrey() throws {
         let result = try run("/usr/bin/xsetroot", ["-solid", "grey50"])
         guard result.status == 0 else { throw XWDImage.Malformed(description: "xsetroot failed (\(result.status)): \(result.stderr)") }
     }
 
     /// Polls the screen until `condition` holds on a screenshot (up to `timeout` s); the last screenshot.
-    func screenshot(within timeout: Double, until condition: (XWDImage) -> Bool) throws -> XWDImage {
+    public func screenshot(within timeout: Double, until condition: (XWDImage) -> Bool) throws -> XWDImage {
         let deadline = Date().addingTimeInterval(timeout)
         var image = try screenshot()
         while !condition(image), Date() < deadline {
