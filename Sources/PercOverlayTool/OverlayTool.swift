@@ -41,45 +41,25 @@ struct Run: AsyncParsableCommand {
     var url = "ws://127.0.0.1:8080/ws"
     @Option(help: "A file holding the service's http.token (or set PERCBRIDGE_TOKEN).")
     var tokenFile: String?
-    @Option(help: "The X display (default: $DISPLAY).")
-    var display: String?
-    @Option(help: "The RandR output the touch surface fills (e.g. HDMI-1).")
-    var output: String?
-    @Option(help: "Top-left corner of the touch surface on the screen, in pixels: X,Y.")
-    var origin: String?
-    @Option(help: "Size of the touch surface on the screen, in pixels: WIDTHxHEIGHT.")
-    var size: String?
-    @Option(help: "Clockwise rotation of the surface's axes against the screen: 0, 90, 180 or 270.")
-    var rotation = 0
+    @OptionGroup var screen: ScreenOptions
     @Option(help: "Log level: error, warning, info, debug.")
     var logLevel = "info"
 
     func run() async throws {
         var logger = Logger(label: "percbridge-overlay")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let token = try readToken()
         let endpoint: ServiceEndpoint
-        switch ServiceEndpoint.parse(url, token: token) {
+        switch ServiceEndpoint.parse(url, token: try readToken()) {
         case .failure(let e): throw ValidationError(e.description)
         case .success(let e): endpoint = e
         }
-        let origin = try origin.map { try Self.pair($0, separator: ",", what: "--origin", example: "0,0") }
-        let size = try size.map { try Self.pair($0, separator: "x", what: "--size", example: "1920x1080") }
-        guard SurfaceMapping.rotations.contains(rotation) else { throw ValidationError("--rotation \(rotation): use 0, 90, 180 or 270") }
-
         let lost = LostSignal()
         let relay = PresentedRelay()
-        let x11: X11Overlay
-        do {
-            x11 = try X11Overlay(display: display, onPresented: { serial, t in relay.presented(serial: serial, at: t) },
-                                 onLost: { error in lost.fire(error.description) })
-        } catch {
-            FileHandle.standardError.write(Data("percbridge-overlay: \(error.description)\n".utf8))
-            throw ExitCode(69)
-        }
+        let x11 = try screen.open(onPresented: { serial, t in relay.presented(serial: serial, at: t) },
+                                  onLost: { error in lost.fire(error.description) })
         defer { x11.stop() }
-        let placement = try Self.placement(outputs: x11.outputs, output: output, origin: origin, size: size, rotation: rotation)
-        logger.info("drawing on \(display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? "?"): surface at \(Int(placement.width))x\(Int(placement.height))+\(Int(placement.originX))+\(Int(placement.originY)) rotation \(placement.rotation); presentation times from \(x11.timing == .present ? "the Present extension" : "an estimate (draw + one refresh)")")
+        let placement = try screen.placement(outputs: x11.outputs)
+        logger.info("drawing on \(screen.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? "?"): surface at \(Int(placement.width))x\(Int(placement.height))+\(Int(placement.originX))+\(Int(placement.originY)) rotation \(placement.rotation); presentation times from \(x11.timing == .present ? "the Present extension" : "an estimate (draw + one refresh)")")
         let client = OverlayClient(endpoint: endpoint, session: OverlaySession(placement: placement),
                                    display: X11Display(x11), logger: logger)
         relay.client.withLock { $0 = client }
@@ -105,36 +85,6 @@ struct Run: AsyncParsableCommand {
         }
         return ProcessInfo.processInfo.environment["PERCBRIDGE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
-
-    static func pair(_ text: String, separator: Character, what: String, example: String) throws -> (Double, Double) {
-        let parts = text.split(separator: separator).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let a = parts[0], let b = parts[1], a.isFinite, b.isFinite else {
-            throw ValidationError("\(what) \(text.prefix(40)): expected two numbers like \(example)")
-        }
-        return (a, b)
-    }
-
-    /// The surface's rectangle: explicit pixels, else the named output, else the primary (or first).
-    static func placement(outputs: [ScreenOutput], output: String?, origin: (Double, Double)?, size: (Double, Double)?,
-                          rotation: Int) throws -> OverlaySession.Placement {
-        var base: ScreenOutput?
-        if let output {
-            guard let o = outputs.first(where: { $0.name == output }) else {
-                throw ValidationError("no output named \(output); this screen has \(outputs.map(\.name).joined(separator: ", ").ifEmpty("no RandR outputs"))")
-            }
-            base = o
-        } else {
-            base = outputs.first(where: \.primary) ?? outputs.first
-        }
-        if let size {
-            guard size.0 >= 1, size.1 >= 1 else { throw ValidationError("--size must be at least 1x1 pixels") }
-            let o = origin ?? (Double(base?.x ?? 0), Double(base?.y ?? 0))
-            return .init(originX: o.0, originY: o.1, width: size.0, height: size.1, rotation: rotation)
-        }
-        guard let base else { throw ValidationError("the X server lists no outputs (RandR): give the surface's place with --size WIDTHxHEIGHT [--origin X,Y]") }
-        let o = origin ?? (Double(base.x), Double(base.y))
-        return .init(originX: o.0, originY: o.1, width: Double(base.width), height: Double(base.height), rotation: rotation)
-    }
 }
 
 /// `percbridge-overlay pixels`: what the screen shows at surface points, for
@@ -146,33 +96,15 @@ struct Pixels: ParsableCommand {
         commandName: "pixels",
         abstract: "Read the screen at surface points (mm): each stdin line of X Y pairs gets a line of RRGGBB values.")
 
-    @Option(help: "The X display (default: $DISPLAY).")
-    var display: String?
     @Option(help: "The service's surface size in mm: WIDTHxHEIGHT.")
     var surfaceMm: String
-    @Option(help: "The RandR output the touch surface fills.")
-    var output: String?
-    @Option(help: "Top-left corner of the touch surface in pixels: X,Y.")
-    var origin: String?
-    @Option(help: "Size of the touch surface in pixels: WIDTHxHEIGHT.")
-    var size: String?
-    @Option(help: "Clockwise rotation of the surface: 0, 90, 180 or 270.")
-    var rotation = 0
+    @OptionGroup var screen: ScreenOptions
 
     func run() throws {
-        let surface = try Run.pair(surfaceMm, separator: "x", what: "--surface-mm", example: "1018x573")
-        let x11: X11Overlay
-        do {
-            x11 = try X11Overlay(display: display, onPresented: { _, _ in }, onLost: { _ in })
-        } catch {
-            FileHandle.standardError.write(Data("percbridge-overlay: \(error.description)\n".utf8))
-            throw ExitCode(69)
-        }
+        let surface = try ScreenOptions.pair(surfaceMm, separator: "x", what: "--surface-mm", example: "1018x573")
+        let x11 = try screen.open(onPresented: { _, _ in }, onLost: { _ in })
         defer { x11.stop() }
-        let placement = try Run.placement(outputs: x11.outputs, output: output,
-                                          origin: try origin.map { try Run.pair($0, separator: ",", what: "--origin", example: "0,0") },
-                                          size: try size.map { try Run.pair($0, separator: "x", what: "--size", example: "1920x1080") },
-                                          rotation: rotation)
+        let placement = try screen.placement(outputs: x11.outputs)
         let mapping: SurfaceMapping
         switch SurfaceMapping.make(originX: placement.originX, originY: placement.originY, width: placement.width, height: placement.height,
                                    rotation: placement.rotation, surfaceWidthMM: surface.0, surfaceHeightMM: surface.1) {
@@ -195,8 +127,4 @@ struct Pixels: ParsableCommand {
             fflush(nil)  // the demo waits for each line
         }
     }
-}
-
-private extension String {
-    func ifEmpty(_ other: String) -> String { isEmpty ? other : self }
 }
