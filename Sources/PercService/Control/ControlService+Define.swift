@@ -87,7 +87,7 @@ extension ControlService {
         }
         try await engineTakes("the new definition of \(stored.name)") { core in core.engine.definitions.contains(stored) }
         logger.notice("defined tangible \(stored.id) (\(stored.name)) from traces \(traces)", metadata: ["tangible": "\(stored.name)"])
-        var reply = ControlValues.definition(stored)
+        let reply = ControlValues.definition(stored)
         guard kind == .perc else { return reply }
 
         // 3. The light-sensor offset, where the tangible lies now.
