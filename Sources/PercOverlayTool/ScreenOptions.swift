@@ -28,7 +28,12 @@ struct ScreenOptions: ParsableArguments {
         do {
             return try X11Overlay(display: display, onPresented: onPresented, onLost: onLost)
         } catch {
-            FileHandle.standardError.write(Data("percbridge-overlay: \(error.description)\n".utf8))
+            let env = ProcessInfo.processInfo.environment
+            // A Wayland session without XWayland: say what the overlay needs instead of only "no display".
+            let line = display == nil && (env["DISPLAY"] ?? "").isEmpty && !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
+                ? "this is a Wayland session (WAYLAND_DISPLAY=\(env["WAYLAND_DISPLAY"] ?? "")) without an X display: the overlay draws through X11 only for now; enable XWayland in the compositor and pass its display (--display :0), or run the table's session on X11 (docs/overlay.md, Wayland)"
+                : error.description
+            FileHandle.standardError.write(Data("percbridge-overlay: \(line)\n".utf8))
             throw ExitCode(69)
         }
     }

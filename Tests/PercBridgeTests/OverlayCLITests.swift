@@ -42,6 +42,17 @@ import PercTestSupport
         #expect(lines.count == 1 && r.stderr.contains("DISPLAY"), "one line naming DISPLAY: \(r.stderr)")
     }
 
+    @Test func aWaylandSessionWithoutXSaysWhatToDo() async throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cfg = dir.appendingPathComponent("pb.toml").path
+        try "".write(toFile: cfg, atomically: true, encoding: .utf8)
+        let env = Self.noDisplay.merging(["WAYLAND_DISPLAY": "wayland-0"]) { _, new in new }
+        let r = try await offPool { try CLI.run(["overlay", "--config", cfg], environment: env) }
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("Wayland") && r.stderr.contains("XWayland"), "\(r.stderr)")
+    }
+
     @Test func aBadOverlaySectionIsNamedByConfigCheck() async throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
