@@ -41,6 +41,8 @@ let package = Package(
         // Pure and deterministic: no I/O, no clock reads.
         .target(name: "MTKTangibles"),
         .target(name: "LightCheck", dependencies: ["MTKTangibles"]),
+        // Not in the product: the closed loop of a planner against the simulator (tests, benchmarks).
+        .target(name: "LightCheckRig", dependencies: ["LightCheck", "MTKTangibles"]),
         // Build time only: clients/js/*.js into the binary (served at /percbridge.js, /viewer.js).
         .executableTarget(name: "WebEmbedTool"),
         .plugin(name: "WebEmbedPlugin", capability: .buildTool(), dependencies: ["WebEmbedTool"]),
@@ -148,7 +150,7 @@ let package = Package(
             name: "PercBench",
             dependencies: [
                 "PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator",
-                "MTKTangibles", "LightCheck",
+                "MTKTangibles", "LightCheck", "LightCheckRig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -157,7 +159,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MTKTangiblesTests", dependencies: ["MTKTangibles"]),
-        .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "MTKTangibles"]),
+        .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "LightCheckRig", "MTKTangibles"]),
         // Test harness shared by the test targets (private dbus-daemon, processes ended by pid,
         // the BlueZ emulator testbed, probes, fixtures); never linked into a product.
         .target(

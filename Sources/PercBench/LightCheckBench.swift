@@ -2,6 +2,7 @@
 import ArgumentParser
 import Histogram
 import LightCheck
+import LightCheckRig
 import MTKTangibles
 
 /// Runs seeded simulated cases (HARDWARE-MODEL.md latencies and error rates) through the

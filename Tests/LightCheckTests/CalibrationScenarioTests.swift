@@ -2,6 +2,7 @@
 import Testing
 import MTKTangibles
 @testable import LightCheck
+import LightCheckRig
 
 @Suite struct CalibrationScenarioTests {
     /// A PERC whose real sensor sits at `offset`; calibration starts at 0.5 s.

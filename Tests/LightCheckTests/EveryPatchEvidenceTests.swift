@@ -2,6 +2,7 @@
 import Testing
 import MTKTangibles
 @testable import LightCheck
+import LightCheckRig
 
 /// `LightCheckConfig.everyPatchEvidence` and `toldApartFromDeparted` (docs/lightcheck.md,
 /// "Every patch is evidence"). Two PERCs of one pattern set down together each have the

@@ -2,6 +2,7 @@
 import Testing
 import MTKTangibles
 @testable import LightCheck
+import LightCheckRig
 
 @Suite struct LocateScenarioTests {
     static let step = 2.0 * Double.pi / 180

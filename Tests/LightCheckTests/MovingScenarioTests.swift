@@ -2,6 +2,7 @@
 import Testing
 import MTKTangibles
 @testable import LightCheck
+import LightCheckRig
 
 @Suite struct MovingScenarioTests {
     /// Tangible 1 moves 60 mm in 1.5 s from 0.4 s on; the need is posed from 0.5 s.

@@ -9,13 +9,14 @@ import PercTestSupport
     static let allowed: [String: Set<String>] = [
         "MTKTangibles": [],
         "LightCheck": ["MTKTangibles"],
+        "LightCheckRig": ["LightCheck", "MTKTangibles"],
         "PercSystem": ["CDBus"],
         "PercBlueZ": ["PercSystem", "MTKTangibles"],
         "PercInput": ["PercSystem", "MTKTangibles"],
         "PercService": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck"],
         "PercBridge": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "MTKTangibles", "LightCheck"],
         "PercEmulator": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles"],
-        "PercBench": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator", "MTKTangibles", "LightCheck"],
+        "PercBench": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator", "MTKTangibles", "LightCheck", "LightCheckRig"],
         // percbridge-overlay: the X11 layer, the protocol client (knows nothing of X or the service's code), the executable.
         "PercOverlay": ["CXCB"],
         "PercOverlayClient": [],
@@ -66,7 +67,7 @@ import PercTestSupport
         let symbols = nm.stdout
         // Swift mangles a module name as its length and its name.
         #expect(symbols.contains("10PercSystem") && symbols.contains("11PercService"), "the symbols were read")
-        for module in ["PercBench", "PercEmulator", "PercTestSupport", "PercOverlay", "PercOverlayClient"] {
+        for module in ["PercBench", "PercEmulator", "PercTestSupport", "PercOverlay", "PercOverlayClient", "LightCheckRig"] {
             #expect(!symbols.contains("\(module.count)\(module)"), "percbridge links \(module)")
         }
     }

@@ -1,6 +1,7 @@
 // Builders of simulated light-check scenarios shared by the scenario tests.
 import MTKTangibles
 import LightCheck
+import LightCheckRig
 
 enum Scenarios {
     typealias Rig = LightCheckRig<LightCheckScheduler>

@@ -1,4 +1,5 @@
 // One verification need posed in a light-check rig, with the truth to score its outcome.
+import LightCheck
 import MTKTangibles
 
 /// A need the rig poses to a planner each frame, with hypotheses fixed to the tangible's

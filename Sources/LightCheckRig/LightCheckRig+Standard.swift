@@ -1,4 +1,5 @@
 // Standard rig scenarios: standard PERCs placed apart, one identify need each with k candidates.
+import LightCheck
 import MTKTangibles
 
 extension LightCheckRig {

@@ -1,4 +1,5 @@
 // What a light-check rig drives: the scheduler, or a baseline a benchmark compares it with.
+import LightCheck
 import MTKTangibles
 
 /// Plans light checks frame by frame. ``LightCheckScheduler`` is one; benchmarks implement

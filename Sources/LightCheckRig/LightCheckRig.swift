@@ -1,4 +1,5 @@
 // Drives a light-check planner against a simulated world, frame by frame, and keeps score.
+import LightCheck
 import MTKTangibles
 
 /// A closed loop for tests and benchmarks: the world's frames go to the planner with the
