@@ -102,7 +102,7 @@ public final class PercLink: Sendable {
     // MARK: the loop
 
     public func run() async {
-        var backoff = configuration.initialBackoff
+        var backoff = LinkBackoff(initial: configuration.initialBackoff, max: configuration.maxBackoff)
         var attempt = 0
         var lastStatus: PercLinkStatus?
         func once(_ s: PercLinkStatus) {
@@ -173,8 +173,7 @@ public final class PercLink: Sendable {
                 case .gone:
                     // The object left the tree: look it up again (searching if need be) once the
                     // mirror has seen it go; the pause ends at that removal.
-                    await pause(backoff, device: device.path)
-                    backoff = min(backoff * 2, configuration.maxBackoff)
+                    await pause(backoff.next(), device: device.path)
                     continue
                 case .pending(let why):
                     // bluetoothd (the kernel's auto-connect list of paired devices) is already
@@ -194,7 +193,7 @@ public final class PercLink: Sendable {
                     // NotReady while the adapter looks powered (BlueZ still bringing it up):
                     // back off rather than ask again at once.
                     guard let a = device.adapter, mirror.adapter(path: a)?.powered == false else {
-                        await pause(backoff); backoff = min(backoff * 2, configuration.maxBackoff); continue
+                        await pause(backoff.next()); continue
                     }
                     let epoch = mirror.epoch
                     _ = await mirror.wait(timeout: mirror.switchedOff(a) ? forever : configuration.maxBackoff) { m -> Bool? in
@@ -203,9 +202,8 @@ public final class PercLink: Sendable {
                     }
                     continue
                 case .failed(let why):
-                    once(.retrying(after: "connect failed (\(why))", inSeconds: backoff.seconds))
-                    await pause(backoff, device: device.path)
-                    backoff = min(backoff * 2, configuration.maxBackoff)
+                    once(.retrying(after: "connect failed (\(why))", inSeconds: backoff.current.seconds))
+                    await pause(backoff.next(), device: device.path)
                     continue
                 }
             }
@@ -231,9 +229,8 @@ public final class PercLink: Sendable {
                         continue
                     }
                 }
-                once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.seconds))
-                await pause(backoff, device: path)
-                backoff = min(backoff * 2, configuration.maxBackoff)
+                once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.current.seconds))
+                await pause(backoff.next(), device: path)
                 continue
             }
             // Connected (maybe by bluetoothd itself, after a restart): services resolve on their
@@ -256,14 +253,13 @@ public final class PercLink: Sendable {
                 // (Disconnect would wait its 2 s timer), and the kernel drops the idle link 2 s
                 // after the old one died. The PERC advertises again at once: connect now, not
                 // after a back-off (the first time; if it goes again, back off as usual).
-                if backoff == configuration.initialBackoff {
+                if backoff.isFirst {
                     once(.retrying(after: "the link went before its services were resolved (as a link from before a bluetoothd restart does)", inSeconds: 0))
-                    backoff = min(backoff * 2, configuration.maxBackoff)
+                    _ = backoff.next()   // no wait this time; the next failure waits as usual
                     continue
                 }
-                once(.retrying(after: "the link went before its services were resolved", inSeconds: backoff.seconds))
-                await pause(backoff, device: path)
-                backoff = min(backoff * 2, configuration.maxBackoff)
+                once(.retrying(after: "the link went before its services were resolved", inSeconds: backoff.current.seconds))
+                await pause(backoff.next(), device: path)
                 continue
             }
             guard let layout = await Self.awaitLayout(in: mirror, device: path, profile: configuration.profile,
@@ -278,13 +274,12 @@ public final class PercLink: Sendable {
                 subscription = try await subscribe(device: path, layout: layout)
             } catch {
                 if Task.isCancelled { break }
-                once(.retrying(after: "could not subscribe to notifications (\(error))", inSeconds: backoff.seconds))
-                await pause(backoff)
-                backoff = min(backoff * 2, configuration.maxBackoff)
+                once(.retrying(after: "could not subscribe to notifications (\(error))", inSeconds: backoff.current.seconds))
+                await pause(backoff.next())
                 continue
             }
             attempt = 0
-            backoff = configuration.initialBackoff
+            backoff.reset()
             state.withLock { $0.linkUps += 1 }
             once(.connected(profile: layout.profile.rawValue, path: subscription.path))
             onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: NotifySocket.monotonicNow()))
