@@ -432,7 +432,7 @@ public final class PercLink: Sendable {
                 }, onClosed: { [weak self] in
                     guard let self else { return }
                     self.state.withLock { $0.socketClosed = true }
-                    self.mirror.poke()
+                    self.mirror.notifySocketClosed(notify.path)
                 })
                 state.withLock { $0.path = .acquireNotify }
                 logger.info("PERC \(configuration.address): AcquireNotify on \(notify.path) (MTU \(mtu))")
