@@ -17,13 +17,8 @@ public final class DirectRegistry: ControlRegistry {
     public func load() throws -> TangibleRegistry { try store.load() }
 
     public func update<T: Sendable>(_ body: (inout TangibleRegistry) throws -> T) throws -> T {
-        let (value, registry) = try lock.withLock { _ throws -> (T, TangibleRegistry) in
-            var registry = try store.load()
-            let value = try body(&registry)
-            try store.save(registry)
-            return (value, registry)
-        }
-        apply(registry.tangibles)
+        let (value, saved) = try store.update(serialisedBy: lock, body)
+        apply(saved.tangibles)
         return value
     }
 }

@@ -1,5 +1,6 @@
 // Loads and saves the tangible registry file (JSON), atomically.
 import Foundation
+import Synchronization
 
 /// Reads and writes the registry at one path. A missing file is an empty registry; a file
 /// that does not decode is an error naming the file (never silently replaced).
@@ -30,5 +31,20 @@ public struct RegistryStore: Sendable {
 
     public func save(_ registry: TangibleRegistry) throws {
         try AtomicFile.write(try RegistryCodec.encode(registry), to: path)
+    }
+
+    /// The one way the service and the demo change the registry: under `lock` (held by the
+    /// one owner of this file in the process, so pair, forget, define and calibrate never
+    /// overwrite each other), load it, let `body` change it, save it atomically. Returns
+    /// `body`'s value and the registry as saved; throws what `body`, loading or saving throws
+    /// (then nothing is saved).
+    func update<T: Sendable>(serialisedBy lock: borrowing Mutex<Void>,
+                             _ body: (inout TangibleRegistry) throws -> T) throws -> (value: T, saved: TangibleRegistry) {
+        try lock.withLock { _ throws -> (value: T, saved: TangibleRegistry) in
+            var registry = try load()
+            let value = try body(&registry)
+            try save(registry)
+            return (value, registry)
+        }
     }
 }

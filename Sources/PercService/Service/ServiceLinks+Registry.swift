@@ -11,14 +11,8 @@ extension ServiceLinks {
     /// define never overwrite each other. Throws what `body`, loading or saving throws.
     @discardableResult
     func updateRegistry<T: Sendable>(_ body: (inout TangibleRegistry) throws -> T) throws -> T {
-        let store = store
-        let (value, registry) = try registryLock.withLock { _ throws -> (T, TangibleRegistry) in
-            var registry = try store.load()
-            let value = try body(&registry)
-            try store.save(registry)
-            return (value, registry)
-        }
-        registryChanged(registry)
+        let (value, saved) = try store.update(serialisedBy: registryLock, body)
+        registryChanged(saved)
         return value
     }
 
