@@ -23,6 +23,16 @@ public struct EngineCore {
     /// Calibration results not yet taken by the service (to store offsets in the registry).
     private(set) var calibrations: [CalibrationResult] = []
 
+    /// Whether time alone can change what the engine and the scheduler decide, after the last
+    /// step: patches are on screen (a check's rounds and deadline), the engine needs a check or
+    /// a search, or traces are on the surface (the time window, drop-outs). The serve loop keeps
+    /// its timer only while this (or the snapshot) says so.
+    var timeMatters: Bool {
+        if !scheduler.overlay.patches.isEmpty { return true }
+        guard let out = lastOutput else { return false }
+        return !out.needs.isEmpty || !out.freeTraces.isEmpty || out.tangibles.contains { !$0.traces.isEmpty }
+    }
+
     public init(definitions: [TangibleDefinition], engine: EngineConfig = .init(), lightChecks: LightCheckConfig = .init()) {
         core = ReplayCore(definitions: definitions, engineConfig: engine, lightCheckConfig: lightChecks)
     }

@@ -119,9 +119,7 @@ public final class ServeLoop: Service {
     /// (at `rate_hz`) for check deadlines, the time window, stationary checks and drop-outs.
     /// Nothing on the surface, no PERC with its field on, no check running: sleep until input.
     static func isBusy(_ result: FrameResult, core: EngineCore) -> Bool {
-        if !result.snapshot.pointers.isEmpty || !core.scheduler.overlay.patches.isEmpty { return true }
-        if let out = core.lastOutput, !out.needs.isEmpty || !out.freeTraces.isEmpty
-            || out.tangibles.contains(where: { !$0.traces.isEmpty }) { return true }
+        if !result.snapshot.pointers.isEmpty || core.timeMatters { return true }
         return result.snapshot.tangibles.contains { $0.pose != nil || $0.field == 1 }
     }
 
