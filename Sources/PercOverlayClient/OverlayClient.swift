@@ -64,10 +64,6 @@ public final class OverlayClient: Sendable {
     /// The current connection's outgoing messages (nil while not connected).
     private let outgoing = Mutex<AsyncStream<WebSocketFrame>.Continuation?>(nil)
     private let fatal = Mutex<String?>(nil)
-    /// Counts for `status` lines and tests.
-    public struct Counts: Sendable, Equatable { public var connections = 0, overlaysShown = 0, presentedSent = 0 }
-    private let counts = Mutex(Counts())
-    public var stats: Counts { counts.withLock { $0 } }
 
     public init(endpoint: ServiceEndpoint, session: OverlaySession, display: any OverlayDisplay, logger: Logger) {
         self.endpoint = endpoint
@@ -143,7 +139,6 @@ public final class OverlayClient: Sendable {
         let (stream, continuation) = AsyncStream<WebSocketFrame>.makeStream(bufferingPolicy: .bufferingNewest(64))
         outgoing.withLock { $0 = continuation }
         defer { outgoing.withLock { $0 = nil }; continuation.finish() }
-        counts.withLock { $0.connections += 1 }
         logger.info("connected to \(endpoint)")
         perform(session.withLock { $0.connected(now: Self.now()) })
         try await channel.executeThenClose { inbound, outbound in
@@ -200,11 +195,8 @@ public final class OverlayClient: Sendable {
         for a in actions {
             switch a {
             case .send(let text):
-                guard !text.isEmpty else { continue }
                 _ = outgoing.withLock { $0 }?.yield(Self.frame(.text, ByteBuffer(string: text)))
-                if text.contains("\"presented\"") { counts.withLock { $0.presentedSent += 1 } }
             case .show(let discs, let serial):
-                if serial != 0 { counts.withLock { $0.overlaysShown += 1 } }
                 display.show(discs, serial: serial)
             case .log(let line):
                 logger.info("\(line)")

@@ -160,24 +160,35 @@ public enum ConfigLoader {
         }
         if let t = top.table("overlay") {
             let r = reader(t, "overlay")
-            config.overlay.display = r.string("display", allowed: "an X display such as \":0\", or empty for $DISPLAY", default: "")
-            config.overlay.output = r.string("output", allowed: "a RandR output name such as \"HDMI-1\" (xrandr lists them)", default: "")
-            for (key, separator, example) in [("origin", Character(","), "\"0,0\""), ("size", Character("x"), "\"1920x1080\"")] {
-                let v = r.string(key, allowed: "pixels as \(example)", default: "")
-                if let problem = ServiceConfig.Overlay.pairProblem(v, separator: separator) {
-                    r.fail(key, "\"\(v.prefix(40))\" \(problem)", allowed: "pixels as \(example)")
-                } else if key == "origin" { config.overlay.origin = v } else { config.overlay.size = v }
-            }
-            let rotation = r.int("rotation", in: 0...270, unit: "degrees (0, 90, 180 or 270)", default: 0)
-            if rotation % 90 != 0 { r.fail("rotation", "\(rotation) is not a multiple of 90", allowed: "0, 90, 180 or 270") } else { config.overlay.rotation = rotation }
-            if !config.overlay.origin.isEmpty, config.overlay.size.isEmpty {
-                r.fail("origin", "an origin needs a size", allowed: "size = \"WIDTHxHEIGHT\" with origin, or neither")
-            }
+            config.overlay = overlay(r)
             issues += r.finish()
         }
         issues = top.finish() + issues
         if !issues.isEmpty { throw ConfigError(issues: issues.sorted { ($0.line ?? 0) < ($1.line ?? 0) }) }
         return config
+    }
+
+    /// `[overlay]` (docs/overlay.md): where `percbridge overlay` puts the surface on the screen.
+    private static func overlay(_ r: ConfigTableReader) -> ServiceConfig.Overlay {
+        var o = ServiceConfig.Overlay()
+        o.display = r.string("display", allowed: "an X display such as \":0\", or empty for $DISPLAY", default: "")
+        o.output = r.string("output", allowed: "a RandR output name such as \"HDMI-1\" (xrandr lists them)", default: "")
+        func pixels(_ key: String, _ separator: Character, _ example: String) -> String {
+            let v = r.string(key, allowed: "pixels as \(example)", default: "")
+            guard let problem = ServiceConfig.Overlay.pairProblem(v, separator: separator) else { return v }
+            r.fail(key, "\"\(v.prefix(40))\" \(problem)", allowed: "pixels as \(example)")
+            return ""
+        }
+        o.origin = pixels("origin", ",", "\"0,0\"")
+        o.size = pixels("size", "x", "\"1920x1080\"")
+        let rotation = r.int("rotation", in: 0...270, unit: "degrees (0, 90, 180 or 270)", default: 0)
+        if rotation % 90 == 0 { o.rotation = rotation } else {
+            r.fail("rotation", "\(rotation) is not a multiple of 90", allowed: "0, 90, 180 or 270")
+        }
+        if !o.origin.isEmpty, o.size.isEmpty {
+            r.fail("origin", "an origin needs a size", allowed: "size = \"WIDTHxHEIGHT\" with origin, or neither")
+        }
+        return o
     }
 
     private static let busAllowed = "\"system\", \"session\" or a D-Bus address (unix:path=...)"

@@ -24,11 +24,9 @@ final class AppClient: Sendable {
         var drawsOverlay = false
         /// Draws only while no other app does (`overlay_fallback` in hello: `percbridge overlay`).
         var overlayFallback = false
-        /// A fallback drawer told to stand by (`drawing` with `draws: false`): it is offered no
-        /// overlays and its presented reports are not used.
-        var standingBy = false
-        /// Whether this fallback drawer was told its role yet (`drawing` after its hello).
-        var toldRole = false
+        /// What this fallback drawer was last told (`drawing`); nil before that, and for every
+        /// other app. Standing by, it is offered no overlays and its presented reports are not used.
+        var role: DrawingRole?
         var name: String?
 
         mutating func takeWaiter() -> CheckedContinuation<Void, Never>? {
@@ -47,26 +45,30 @@ final class AppClient: Sendable {
     var dropped: Int { box.withLock { $0.dropped } }
     var drawsOverlay: Bool { box.withLock { $0.drawsOverlay } }
     var overlayFallback: Bool { box.withLock { $0.overlayFallback } }
-    var standingBy: Bool { box.withLock { $0.standingBy } }
-    /// nil until this fallback drawer was first told its role.
-    var toldRole: Bool? { box.withLock { $0.toldRole ? true : nil } }
-    func markToldRole() { box.withLock { $0.toldRole = true } }
+    var standingBy: Bool { box.withLock { $0.role == .standsBy } }
     var name: String? { box.withLock { $0.name } }
 
     var lookaheadMS: Int { lookahead.load(ordering: .relaxed) }
     func setLookahead(ms: Int) { lookahead.store(ms, ordering: .relaxed) }
 
     func identify(name: String?, drawsOverlay: Bool, overlayFallback: Bool = false) {
-        box.withLock { $0.name = name; $0.drawsOverlay = drawsOverlay; $0.overlayFallback = drawsOverlay && overlayFallback }
+        box.withLock { b in
+            b.name = name; b.drawsOverlay = drawsOverlay; b.overlayFallback = drawsOverlay && overlayFallback
+            // An app that says hello again as an ordinary one has no fallback role any more.
+            if !b.overlayFallback { b.role = nil }
+        }
     }
 
-    /// Sets whether this fallback drawer stands by; returns true when that changed. Standing by
-    /// also drops an overlay not yet sent, so nothing reaches the app after it was told to stop.
-    func setStandingBy(_ standBy: Bool) -> Bool {
+    enum DrawingRole { case draws, standsBy }
+
+    /// Gives this fallback drawer `role`; true when it had another (or none yet), so it must be
+    /// told. Standing by also drops an overlay not yet sent: nothing reaches the app after it
+    /// was told to stop.
+    func assign(_ role: DrawingRole) -> Bool {
         box.withLock { b in
-            guard b.standingBy != standBy else { return false }
-            b.standingBy = standBy
-            if standBy { b.overlay = nil }
+            guard b.role != role else { return false }
+            b.role = role
+            if role == .standsBy { b.overlay = nil }
             return true
         }
     }
@@ -87,7 +89,7 @@ final class AppClient: Sendable {
 
     func offerOverlay(_ json: String) {
         let w: CheckedContinuation<Void, Never>? = box.withLock { b in
-            if b.closed || b.standingBy { return nil }
+            if b.closed || b.role == .standsBy { return nil }
             b.overlay = json
             return b.takeWaiter()
         }

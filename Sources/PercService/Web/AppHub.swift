@@ -97,13 +97,11 @@ public final class AppHub: Sendable {
         let fallbacks = all.filter(\.overlayFallback)
         let chosen = apps.isEmpty ? fallbacks.first : nil
         for f in fallbacks {
-            let standBy = f !== chosen
-            let told = f.toldRole
-            guard f.setStandingBy(standBy) || told == nil else { continue }
-            let by = standBy ? (apps.first ?? chosen).map { $0.name ?? "app \($0.id)" } : nil
-            f.send(encode(AppWire.Drawing(draws: !standBy, by: by)))
-            f.markToldRole()
-            if !standBy, let overlay = state.withLock({ $0.lastOverlay }) { f.offerOverlay(overlay) }
+            let draws = f === chosen
+            guard f.assign(draws ? .draws : .standsBy) else { continue }
+            let by = draws ? nil : (apps.first ?? chosen).map { $0.name ?? "app \($0.id)" }
+            f.send(encode(AppWire.Drawing(draws: draws, by: by)))
+            if draws, let overlay = state.withLock({ $0.lastOverlay }) { f.offerOverlay(overlay) }
         }
     }
 

@@ -100,6 +100,25 @@ import PercTestSupport
         #expect(!b.prefix(while: { $0 != "drawing:true" }).contains("overlay:7"), "\(b)")
     }
 
+    /// A fallback drawer that says hello again as an ordinary drawing app is one: it draws (and
+    /// gets overlays) and the other fallback stands by.
+    @Test func aFallbackThatSaysHelloAgainAsAnAppDraws() async throws {
+        let server = try await TestWebServer.start()
+        defer { server.stop() }
+        async let first = WSProbe.runAsync(["port": server.port, "seconds": 1.6, "send": [Self.fallbackHello]])
+        try await Task.sleep(for: .milliseconds(400))
+        async let second = WSProbe.runAsync(["port": server.port, "seconds": 1.0, "send": [Self.fallbackHello, Self.appHello]])
+        try await Task.sleep(for: .milliseconds(500))
+        server.hub.publish(Self.overlay(8))
+        let b = Self.types(try await second)
+        let a = Self.types(try await first)
+        #expect(b.contains("overlay:8"), "the app it became gets the overlays: \(b)")
+        // The first stands by while the second is an app, and takes over when it leaves.
+        #expect(a.filter { $0.hasPrefix("drawing") } == ["drawing:true", "drawing:false", "drawing:true"], "\(a)")
+        let back = try #require(a.lastIndex(of: "drawing:true"))
+        #expect(!a[..<back].contains("overlay:8"), "a fallback standing by got the app's overlay: \(a)")
+    }
+
     /// `overlay_fallback` without `draws_overlay` means nothing: such an app is not a drawer.
     @Test func fallbackWithoutDrawingIsNotADrawer() async throws {
         let server = try await TestWebServer.start()
