@@ -102,7 +102,7 @@ public final class PercLink: Sendable {
     // MARK: the loop
 
     public func run() async {
-        var backoff = LinkBackoff(initial: configuration.initialBackoff, max: configuration.maxBackoff)
+        var backoff = configuration.initialBackoff
         var attempt = 0
         var lastStatus: PercLinkStatus?
         func once(_ s: PercLinkStatus) {
@@ -173,7 +173,8 @@ public final class PercLink: Sendable {
                 case .gone:
                     // The object left the tree: look it up again (searching if need be) once the
                     // mirror has seen it go; the pause ends at that removal.
-                    await pause(backoff.next(), device: device.path)
+                    await pause(backoff, device: device.path)
+                    backoff = min(backoff * 2, configuration.maxBackoff)
                     continue
                 case .pending(let why):
                     // bluetoothd (the kernel's auto-connect list of paired devices) is already
@@ -193,7 +194,7 @@ public final class PercLink: Sendable {
                     // NotReady while the adapter looks powered (BlueZ still bringing it up):
                     // back off rather than ask again at once.
                     guard let a = device.adapter, mirror.adapter(path: a)?.powered == false else {
-                        await pause(backoff.next()); continue
+                        await pause(backoff); backoff = min(backoff * 2, configuration.maxBackoff); continue
                     }
                     let epoch = mirror.epoch
                     _ = await mirror.wait(timeout: mirror.switchedOff(a) ? forever : configuration.maxBackoff) { m -> Bool? in
@@ -202,8 +203,9 @@ public final class PercLink: Sendable {
                     }
                     continue
                 case .failed(let why):
-                    once(.retrying(after: "connect failed (\(why))", inSeconds: backoff.current.seconds))
-                    await pause(backoff.next(), device: device.path)
+                    once(.retrying(after: "connect failed (\(why))", inSeconds: backoff.seconds))
+                    await pause(backoff, device: device.path)
+                    backoff = min(backoff * 2, configuration.maxBackoff)
                     continue
                 }
             }
@@ -229,8 +231,9 @@ public final class PercLink: Sendable {
                         continue
                     }
                 }
-                once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.current.seconds))
-                await pause(backoff.next(), device: path)
+                once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.seconds))
+                await pause(backoff, device: path)
+                backoff = min(backoff * 2, configuration.maxBackoff)
                 continue
             }
             // Connected (maybe by bluetoothd itself, after a restart): services resolve on their
@@ -253,13 +256,14 @@ public final class PercLink: Sendable {
                 // (Disconnect would wait its 2 s timer), and the kernel drops the idle link 2 s
                 // after the old one died. The PERC advertises again at once: connect now, not
                 // after a back-off (the first time; if it goes again, back off as usual).
-                if backoff.isFirst {
+                if backoff == configuration.initialBackoff {
                     once(.retrying(after: "the link went before its services were resolved (as a link from before a bluetoothd restart does)", inSeconds: 0))
-                    _ = backoff.next()   // no wait this time; the next failure waits as usual
+                    backoff = min(backoff * 2, configuration.maxBackoff)
                     continue
                 }
-                once(.retrying(after: "the link went before its services were resolved", inSeconds: backoff.current.seconds))
-                await pause(backoff.next(), device: path)
+                once(.retrying(after: "the link went before its services were resolved", inSeconds: backoff.seconds))
+                await pause(backoff, device: path)
+                backoff = min(backoff * 2, configuration.maxBackoff)
                 continue
             }
             guard let layout = await Self.awaitLayout(in: mirror, device: path, profile: configuration.profile,
@@ -274,15 +278,16 @@ public final class PercLink: Sendable {
                 subscription = try await subscribe(device: path, layout: layout)
             } catch {
                 if Task.isCancelled { break }
-                once(.retrying(after: "could not subscribe to notifications (\(error))", inSeconds: backoff.current.seconds))
-                await pause(backoff.next())
+                once(.retrying(after: "could not subscribe to notifications (\(error))", inSeconds: backoff.seconds))
+                await pause(backoff)
+                backoff = min(backoff * 2, configuration.maxBackoff)
                 continue
             }
             attempt = 0
-            backoff.reset()
+            backoff = configuration.initialBackoff
             state.withLock { $0.linkUps += 1 }
             once(.connected(profile: layout.profile.rawValue, path: subscription.path))
-            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: MonotonicClock.now()))
+            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: NotifySocket.monotonicNow()))
             await afterSubscribe(layout: layout, device: path)
 
             var reason = await mirror.wait(timeout: forever) { [self] m in lossReason(m, device: path) } ?? "stopped"
@@ -292,7 +297,7 @@ public final class PercLink: Sendable {
                 reason = lossReason(mirror, device: path) ?? reason
             }
             await unsubscribe(subscription)
-            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: MonotonicClock.now()))
+            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
             once(.lost(reason: reason))
         }
     }
@@ -432,7 +437,7 @@ public final class PercLink: Sendable {
                 }, onClosed: { [weak self] in
                     guard let self else { return }
                     self.state.withLock { $0.socketClosed = true }
-                    self.mirror.notifySocketClosed(notify.path)
+                    self.mirror.poke()
                 })
                 state.withLock { $0.path = .acquireNotify }
                 logger.info("PERC \(configuration.address): AcquireNotify on \(notify.path) (MTU \(mtu))")
@@ -486,7 +491,7 @@ public final class PercLink: Sendable {
             // BlueZ announces the read as a Value change too; the decoder drops that echo.
             if let sensor = mirror.characteristic(device: device, service: layout.service, uuid: layout.notify),
                sensor.flags.contains("read") {
-                do { deliverRead(try await calls.readValue(sensor.path), arrival: MonotonicClock.now()) } catch {
+                do { deliverRead(try await calls.readValue(sensor.path), arrival: NotifySocket.monotonicNow()) } catch {
                     logger.info("PERC \(configuration.address): reading the current state failed: \(error)")
                 }
             }
@@ -494,7 +499,7 @@ public final class PercLink: Sendable {
                                                    uuid: PercGattLayout.batteryLevel),
                let level = try? await calls.readValue(battery.path).first {
                 onEvent(SensorEvent(tangible: configuration.tangible, kind: .battery, value: Int(level),
-                                    arrival: MonotonicClock.now()))
+                                    arrival: NotifySocket.monotonicNow()))
             }
         }
     }

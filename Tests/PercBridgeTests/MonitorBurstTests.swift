@@ -144,7 +144,7 @@ final class MonitorLines: Sendable {
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return }
-                let now = MonotonicClock.now()
+                let now = NotifySocket.monotonicNow()
                 var complete: [ArraySlice<UInt8>] = []
                 state.withLock { s in
                     s.rest.append(contentsOf: buffer[0..<n])
