@@ -6,15 +6,36 @@ import PercSystem
 
 /// Runs discovery (LE, the PERC service UUIDs) on every powered adapter while anyone wants
 /// it. `want()`/`unwant()` count users; links drop their want before connecting, because
-/// scanning during link setup is known to kill links. `ensureRunning()` re-issues filter and
-/// discovery, which BlueZ forgets when bluetoothd restarts or an adapter is re-plugged.
+/// scanning during link setup is known to kill links.
+///
+/// BlueZ keeps one discovery session per D-Bus client, and `Adapter1.Discovering` says only
+/// whether the adapter scans for anyone. So this keeps its own record of the sessions it
+/// started (adapter → the mirror's epoch at the time), and stops exactly those. Deciding
+/// from `Discovering` left discovery running: bluetoothd answers `StartDiscovery` before it
+/// announces `Discovering=true`, so a PERC found at once (as after a bluetoothd restart,
+/// when the devices follow the adapter within milliseconds) dropped its want while the
+/// mirror still said "not discovering", and nothing was stopped. On the real-BlueZ harness
+/// that lingering scan kept the kernel's pending reconnections from ever seeing an
+/// advertisement edge and cost a second per bluetoothd SIGKILL (docs/bluez.md).
+///
+/// A session recorded under an older epoch (bluetoothd restarted, an adapter re-plugged)
+/// may be gone: `StartDiscovery` is issued again, and its `InProgress` answer means ours
+/// still runs. Starts and stops run one at a time, in the order asked for.
 public final class BlueZDiscovery: Sendable {
     static let serviceUUIDs = PercGattLayout.all.map(\.service)
 
     let mirror: BlueZMirror
     let calls: BlueZCalls
     let logger: Logger
-    private let users = Mutex(0)
+
+    private struct State {
+        var users = 0
+        /// Adapters where our `StartDiscovery` succeeded, with the mirror's epoch then.
+        var sessions: [DBusObjectPath: Int] = [:]
+        /// The last start/stop asked for: the next one waits for it.
+        var tail: Task<Void, Never>?
+    }
+    private let state = Mutex(State())
 
     init(mirror: BlueZMirror, logger: Logger) {
         self.mirror = mirror
@@ -28,23 +49,49 @@ public final class BlueZDiscovery: Sendable {
         device.advertisedProfile != nil || device.name.hasPrefix("PERC-")
     }
 
+    /// Counts a user and makes sure our discovery runs on every adapter (not on one that
+    /// someone switched off). Returns once the starts were answered.
     public func want() async {
-        users.withLock { $0 += 1 }
-        await ensureRunning()
+        state.withLock { $0.users += 1 }
+        await serially { await self.reconcile() }
     }
 
+    /// Drops a user; the last one out stops our sessions.
     public func unwant() async {
-        let left = users.withLock { u -> Int in
-            u = max(0, u - 1)
-            return u
-        }
-        if left == 0 { await stopAll() }
+        state.withLock { $0.users = max(0, $0.users - 1) }
+        await serially { await self.reconcile() }
     }
 
-    /// Powers adapters that are off and starts discovery where it is not running.
-    func ensureRunning() async {
-        guard users.withLock({ $0 }) > 0 else { return }
-        for adapter in mirror.adapters where !adapter.discovering && !mirror.switchedOff(adapter.path) {
+    /// Adapters where our discovery session runs, as far as we know (for tests and status).
+    var sessionAdapters: [DBusObjectPath] { state.withLock { Array($0.sessions.keys) } }
+
+    private func serially(_ operation: @escaping @Sendable () async -> Void) async {
+        let task = state.withLock { s -> Task<Void, Never> in
+            let previous = s.tail
+            let next = Task {
+                await previous?.value
+                await operation()
+            }
+            s.tail = next
+            return next
+        }
+        await task.value
+    }
+
+    /// Brings the sessions in line with the users: started everywhere while anyone wants
+    /// discovery, stopped when nobody does. Runs only inside `serially`.
+    private func reconcile() async {
+        if state.withLock({ $0.users }) > 0 {
+            await startWhereMissing()
+        } else {
+            await stopOurs()
+        }
+    }
+
+    private func startWhereMissing() async {
+        let epoch = mirror.epoch
+        for adapter in mirror.adapters where !mirror.switchedOff(adapter.path) {
+            if state.withLock({ $0.sessions[adapter.path] }) == epoch { continue }
             do {
                 if !adapter.powered {
                     logger.info("BlueZ: powering adapter \(adapter.path) on")
@@ -54,20 +101,28 @@ public final class BlueZDiscovery: Sendable {
                 try await calls.startDiscovery(adapter.path)
                 logger.info("BlueZ: discovery started on \(adapter.path)")
             } catch let error as DBusError where error.name == BlueZ.ErrorName.inProgress {
-                continue
+                // Ours already runs there (BlueZ answers InProgress to the same client only).
             } catch {
                 logger.info("BlueZ: could not start discovery on \(adapter.path): \(error)")
+                continue
             }
+            state.withLock { $0.sessions[adapter.path] = epoch }
         }
     }
 
-    private func stopAll() async {
-        for adapter in mirror.adapters where adapter.discovering {
+    private func stopOurs() async {
+        let sessions = state.withLock { s -> [DBusObjectPath] in
+            defer { s.sessions = [:] }
+            return Array(s.sessions.keys)
+        }
+        for path in sessions.sorted() {
+            guard mirror.adapter(path: path) != nil else { continue }   // gone with its adapter or bluetoothd
             do {
-                try await calls.stopDiscovery(adapter.path)
-                logger.info("BlueZ: discovery stopped on \(adapter.path)")
+                try await calls.stopDiscovery(path)
+                logger.info("BlueZ: discovery stopped on \(path)")
             } catch {
-                logger.debug("BlueZ: StopDiscovery on \(adapter.path): \(error)")
+                // bluetoothd restarted or the adapter was re-plugged since: that session ended with it.
+                logger.debug("BlueZ: StopDiscovery on \(path): \(error)")
             }
         }
     }

@@ -47,6 +47,9 @@ AGENT_MANAGER_IFACE = "org.bluez.AgentManager1"
 STALE_DISCONNECT_MS = 2000
 # The kernel's idle disconnect of an LE link nobody uses any more (HCI_DISCONN_TIMEOUT).
 KERNEL_DISCONNECT_MS = 2000
+# bluetoothd answers StartDiscovery when the kernel's command completes and announces
+# Discovering=true from an idle callback after it: a client sees the reply first.
+DISCOVERING_ANNOUNCED_MS = 20
 
 
 def uuid16(short):
@@ -103,6 +106,17 @@ def err(name, text):
     return dbus.exceptions.DBusException(text, name=name)
 
 
+def sender_method(interface, name, fn):
+    """A D-Bus method for a mock object that is given the caller's unique name, as
+    `fn(obj, sender)`; install it as `obj.methods[interface][name] = ("", "", None, m)`
+    (dbusmock dispatches through that table)."""
+    def method(obj, sender=None):
+        return fn(obj, sender)
+    m = dbus.service.method(interface, in_signature="", out_signature="", sender_keyword="sender")(method)
+    m.__name__ = name
+    return m
+
+
 def log(msg):
     sys.stderr.write(f"emulator: {msg}\n")
     sys.stderr.flush()
@@ -141,6 +155,10 @@ class Emulator:
                             ch._set_notifying()
             if self.agent is not None and self.agent[0] == sender:
                 self.agent = None
+            for obj in list(mockobject.objects.values()):
+                if ADAPTER_IFACE in obj.props and sender in getattr(obj, "discovery_clients", ()):
+                    obj.discovery_clients.discard(sender)
+                    self.end_discovery_if_unused(obj)
         self.conn.watch_name_owner(sender, changed)
 
     # -- tree helpers --
@@ -189,26 +207,41 @@ class Emulator:
         # Replace the template's discovery methods: its StartDiscovery fails unless
         # SetDiscoveryFilter came first, and BlueZ rejects a second StartDiscovery.
         adapter.AddMethods(ADAPTER_IFACE, [
-            ("StartDiscovery", "", "", lambda a: self.start_discovery(a)),
-            ("StopDiscovery", "", "", lambda a: self.stop_discovery(a)),
             ("SetDiscoveryFilter", "a{sv}", "", lambda a, f: setattr(a, "discovery_filter", f)),
             ("RemoveDevice", "o", "", lambda a, p: self.remove_device_path(str(p))),
             ("GetDiscoveryFilters", "", "as", lambda a: ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData"]),
         ])
+        # Discovery is a session per D-Bus client in bluetoothd: these two need the caller.
+        for name, fn in (("StartDiscovery", self.start_discovery), ("StopDiscovery", self.stop_discovery)):
+            adapter.methods[ADAPTER_IFACE][name] = ("", "", None, sender_method(ADAPTER_IFACE, name, fn))
         return path
 
-    def start_discovery(self, adapter):
+    def start_discovery(self, adapter, sender):
+        """Like bluetoothd 5.66 (adapter.c start_discovery): one session per client; the
+        same client asking again gets InProgress, another client joins the running scan.
+        The reply goes out before `Discovering=true` is announced (bluetoothd replies when
+        the kernel's command completes and emits the property from an idle callback)."""
         if not adapter.props[ADAPTER_IFACE]["Powered"]:
             raise err("org.bluez.Error.NotReady", "Resource Not Ready")
-        if adapter.props[ADAPTER_IFACE]["Discovering"]:
+        if sender in adapter.discovery_clients:
             raise err("org.bluez.Error.InProgress", "Operation already in progress")
-        adapter.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(True)
-        self.props_changed(adapter.path, ADAPTER_IFACE, {"Discovering": dbus.Boolean(True)})
-        # Devices in range show a fresh RSSI while discovering.
-        for dev in self.devices.values():
-            if dev.adapter_path == adapter.path and dev.in_range:
-                dev.obj.props[DEVICE_IFACE]["RSSI"] = dbus.Int16(dev.rssi)
-                self.props_changed(dev.path, DEVICE_IFACE, {"RSSI": dbus.Int16(dev.rssi)})
+        adapter.discovery_clients.add(sender)
+        self.watch_client(sender)
+        if adapter.props[ADAPTER_IFACE]["Discovering"] or len(adapter.discovery_clients) > 1:
+            return
+
+        def announce():
+            if not adapter.discovery_clients or adapter.props[ADAPTER_IFACE]["Discovering"]:
+                return False
+            adapter.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(True)
+            self.props_changed(adapter.path, ADAPTER_IFACE, {"Discovering": dbus.Boolean(True)})
+            # Devices in range show a fresh RSSI while discovering.
+            for dev in self.devices.values():
+                if dev.adapter_path == adapter.path and dev.in_range:
+                    dev.obj.props[DEVICE_IFACE]["RSSI"] = dbus.Int16(dev.rssi)
+                    self.props_changed(dev.path, DEVICE_IFACE, {"RSSI": dbus.Int16(dev.rssi)})
+            return False
+        GLib.timeout_add(DISCOVERING_ANNOUNCED_MS, announce)
 
     def set_rssi(self, address, rssi):
         """A new signal strength for a device. Like bluetoothd, Device1.RSSI only changes
@@ -223,9 +256,17 @@ class Emulator:
         self.props_changed(dev.path, DEVICE_IFACE, {"RSSI": dbus.Int16(dev.rssi)})
         return True
 
-    def stop_discovery(self, adapter):
-        if not adapter.props[ADAPTER_IFACE]["Discovering"]:
+    def stop_discovery(self, adapter, sender):
+        """bluetoothd: only a client that started discovery can stop its session; the scan
+        ends with the last session."""
+        if sender not in adapter.discovery_clients:
             raise err("org.bluez.Error.Failed", "No discovery started")
+        adapter.discovery_clients.discard(sender)
+        self.end_discovery_if_unused(adapter)
+
+    def end_discovery_if_unused(self, adapter):
+        if adapter.discovery_clients or not adapter.props[ADAPTER_IFACE]["Discovering"]:
+            return
         adapter.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(False)
         self.props_changed(adapter.path, ADAPTER_IFACE, {"Discovering": dbus.Boolean(False)})
         self.forget_rssi(adapter)
@@ -271,8 +312,11 @@ class Emulator:
                 if dev.adapter_path == path:
                     dev.link_lost(announce=True)
         changed = {"Powered": dbus.Boolean(powered)}
-        if not powered and adapter.props[ADAPTER_IFACE].get("Discovering"):
-            changed["Discovering"] = dbus.Boolean(False)
+        if not powered:
+            # bluetoothd's adapter_stop → discovery_cleanup: every client's session ends.
+            adapter.discovery_clients.clear()
+            if adapter.props[ADAPTER_IFACE].get("Discovering"):
+                changed["Discovering"] = dbus.Boolean(False)
         adapter.props[ADAPTER_IFACE].update(changed)
         self.props_changed(path, ADAPTER_IFACE, changed)
         if powered:
@@ -337,6 +381,7 @@ class Emulator:
         for path, obj in mockobject.objects.items():
             if ADAPTER_IFACE in obj.props:
                 obj.props[ADAPTER_IFACE]["Discovering"] = dbus.Boolean(False)
+                obj.discovery_clients = set()
         bluez = mockobject.objects["/org/bluez"]
         bluez.agent_paths = []
         bluez.capabilities = {}
