@@ -20,7 +20,9 @@ import PercSystem
 ///
 /// A session recorded under an older epoch (bluetoothd restarted, an adapter re-plugged)
 /// may be gone: `StartDiscovery` is issued again, and its `InProgress` answer means ours
-/// still runs. Starts and stops run one at a time, in the order asked for.
+/// still runs. One caller at a time brings the sessions in line with the users, in its own
+/// task (so its calls end when it is cancelled); a change asked for meanwhile is taken up
+/// by that caller before it returns.
 public final class BlueZDiscovery: Sendable {
     static let serviceUUIDs = PercGattLayout.all.map(\.service)
 
@@ -32,8 +34,9 @@ public final class BlueZDiscovery: Sendable {
         var users = 0
         /// Adapters where our `StartDiscovery` succeeded, with the mirror's epoch then.
         var sessions: [DBusObjectPath: Int] = [:]
-        /// The last start/stop asked for: the next one waits for it.
-        var tail: Task<Void, Never>?
+        /// Someone is reconciling; `again`: users changed since it began.
+        var reconciling = false
+        var again = false
     }
     private let state = Mutex(State())
 
@@ -50,36 +53,45 @@ public final class BlueZDiscovery: Sendable {
     }
 
     /// Counts a user and makes sure our discovery runs on every adapter (not on one that
-    /// someone switched off). Returns once the starts were answered.
+    /// someone switched off).
     public func want() async {
         state.withLock { $0.users += 1 }
-        await serially { await self.reconcile() }
+        await reconcileOnce()
     }
 
     /// Drops a user; the last one out stops our sessions.
     public func unwant() async {
         state.withLock { $0.users = max(0, $0.users - 1) }
-        await serially { await self.reconcile() }
+        await reconcileOnce()
     }
 
     /// Adapters where our discovery session runs, as far as we know (for tests and status).
     var sessionAdapters: [DBusObjectPath] { state.withLock { Array($0.sessions.keys) } }
 
-    private func serially(_ operation: @escaping @Sendable () async -> Void) async {
-        let task = state.withLock { s -> Task<Void, Never> in
-            let previous = s.tail
-            let next = Task {
-                await previous?.value
-                await operation()
-            }
-            s.tail = next
-            return next
+    private func reconcileOnce() async {
+        let mine = state.withLock { s -> Bool in
+            if s.reconciling { s.again = true; return false }
+            s.reconciling = true
+            return true
         }
-        await task.value
+        guard mine else { return }
+        while true {
+            await reconcile()
+            let more = state.withLock { s -> Bool in
+                if s.again && !Task.isCancelled { s.again = false; return true }
+                s.reconciling = false
+                return false
+            }
+            if !more { break }
+        }
+        // Cancelled (its link stopped) with a change still to take up: someone else's.
+        if Task.isCancelled, state.withLock({ s -> Bool in defer { s.again = false }; return s.again }) {
+            Task { await self.reconcileOnce() }
+        }
     }
 
     /// Brings the sessions in line with the users: started everywhere while anyone wants
-    /// discovery, stopped when nobody does. Runs only inside `serially`.
+    /// discovery, stopped when nobody does. One caller at a time (`reconcileOnce`).
     private func reconcile() async {
         if state.withLock({ $0.users }) > 0 {
             await startWhereMissing()
@@ -120,6 +132,9 @@ public final class BlueZDiscovery: Sendable {
             do {
                 try await calls.stopDiscovery(path)
                 logger.info("BlueZ: discovery stopped on \(path)")
+            } catch is CancellationError {
+                // Our caller's link stopped meanwhile: the session is still ours to stop.
+                state.withLock { $0.sessions[path] = $0.sessions[path] ?? -1; $0.again = true }
             } catch {
                 // bluetoothd restarted or the adapter was re-plugged since: that session ended with it.
                 logger.debug("BlueZ: StopDiscovery on \(path): \(error)")
