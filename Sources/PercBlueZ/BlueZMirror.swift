@@ -52,6 +52,12 @@ public final class BlueZMirror: Sendable {
         var switchedOff: Set<DBusObjectPath> = []
         /// Whether `[bluetooth] adapter` has been on the bus since we started.
         var configuredAdapterSeen = false
+        /// When each adapter appeared while we watched (CLOCK_MONOTONIC seconds): added to the
+        /// tree, or in the snapshot of a bluetoothd that came back. Adapters there at our own
+        /// start have none (they are old).
+        var adapterSince: [DBusObjectPath: Double] = [:]
+        /// When bluetoothd took the name again (its next snapshot dates its adapters from it).
+        var returnedAt: Double?
     }
 
     /// At most this many signals wait for a snapshot; beyond it the snapshot is retaken.
@@ -113,6 +119,9 @@ public final class BlueZMirror: Sendable {
                 s.objects = objects
                 s.owner = reply.sender
                 s.epoch += 1
+                if let back = s.returnedAt {
+                    for (path, interfaces) in objects where interfaces[BlueZ.adapterInterface] != nil { s.adapterSince[path] = back }
+                }
                 let pending = s.buffered ?? []
                 let retake = s.bufferOverflowed
                 s.buffered = retake ? [] : nil
@@ -143,6 +152,12 @@ public final class BlueZMirror: Sendable {
 
     /// See `State.epoch`.
     var epoch: Int { state.withLock { $0.epoch } }
+
+    /// Seconds since `adapter` appeared while we watched (it was added, or its bluetoothd came
+    /// back); nil for an adapter that was there when we started.
+    func adapterAge(_ adapter: DBusObjectPath, now: Double = MonotonicClock.now()) -> Double? {
+        state.withLock { $0.adapterSince[adapter] }.map { max(0, now - $0) }
+    }
 
     public var adapters: [BlueZ.Adapter] {
         records(BlueZ.adapterInterface).map { BlueZ.Adapter(path: $0.0, properties: $0.1) }
@@ -283,7 +298,10 @@ public final class BlueZMirror: Sendable {
             var current = s.objects[path] ?? [:]
             for (name, props) in added { current[name, default: BlueZ.Properties()].merge(props) }
             s.objects[path] = current
-            if added[BlueZ.adapterInterface] != nil { s.epoch += 1 }
+            if added[BlueZ.adapterInterface] != nil {
+                s.epoch += 1
+                s.adapterSince[path] = signal.receivedAt
+            }
             return (.interfacesAdded(path, Array(added.keys)), nil)
         case "InterfacesRemoved":
             guard signal.arguments.count == 2, case .objectPath(let path) = signal.arguments[0],
@@ -331,6 +349,8 @@ public final class BlueZMirror: Sendable {
             // Everything the new bluetoothd says from now on waits for (and lands on) its snapshot.
             s.buffered = newOwner.isEmpty ? nil : []
             s.bufferOverflowed = false
+            s.adapterSince = [:]
+            s.returnedAt = newOwner.isEmpty ? nil : signal.receivedAt
             return had
         }
         if hadOwner {

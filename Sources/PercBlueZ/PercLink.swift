@@ -30,6 +30,14 @@ public final class PercLink: Sendable {
         /// How long Connected=true may follow a successful Connect answer (it follows within
         /// milliseconds when the link is there: 3 ms on the real-BlueZ harness).
         var connectedGrace: Duration = .milliseconds(300)
+        /// How long a paired PERC is left alone after its adapter appeared (bluetoothd came
+        /// back, the adapter was plugged in), unless it shows Connected=true first. bluetoothd
+        /// publishes its devices first and reads the kernel's links (MGMT Get Connections)
+        /// behind its queue of start-up commands, 0.1 s later on the real-BlueZ harness; a
+        /// Connect in between, to a PERC whose link outlived a killed bluetoothd, left
+        /// bluetoothd believing in a link it did not track ("Device … is already connected",
+        /// then "No matching connection for device"): 2 s more for the stale-state Disconnect.
+        var connectionsReadGrace: Duration = .milliseconds(500)
         /// How long a connected PERC may take to resolve its services before we start over.
         var resolveTimeout: Duration = .seconds(15)
         /// How long the GATT objects may follow ServicesResolved (first connection) before the
@@ -129,6 +137,17 @@ public final class PercLink: Sendable {
                     m.device(address: address) != nil || !m.bluetoothdPresent ? true : nil
                 }
                 await discovery.unwant()
+                continue
+            }
+            if !device.connected, device.paired, let adapter = device.adapter,
+               let age = mirror.adapterAge(adapter), age < configuration.connectionsReadGrace.seconds {
+                // Its adapter just appeared: let bluetoothd say whether the kernel still holds
+                // the link (Connected=true) before connecting (`connectionsReadGrace`).
+                let path = device.path
+                _ = await mirror.wait(timeout: .seconds(configuration.connectionsReadGrace.seconds - age)) { m -> Bool? in
+                    m.device(path: path)?.connected == true || m.device(path: path) == nil || !m.bluetoothdPresent ? true : nil
+                }
+                if Task.isCancelled { break }
                 continue
             }
             if !device.connected {

@@ -406,7 +406,7 @@ class Emulator:
             log("bluetoothd is back (took org.bluez)")
             after = getattr(self, "kept_connected_after_s", 0.02)
             if kept and after >= 0:
-                GLib.timeout_add(int(after * 1000), lambda: [d.set_props({"Connected": dbus.Boolean(True)}) for d in kept if d.kept_link] and False)
+                GLib.timeout_add(int(after * 1000), lambda: [d.set_props({"Connected": dbus.Boolean(True)}) for d in kept if d.kept_link and not d.stale] and False)
             # Like a restarted bluetoothd: paired devices go into the auto-connect list, the
             # ones in range connect by themselves at once, services resolve a moment later.
             for dev in self.devices.values():
@@ -759,6 +759,12 @@ class PercDevice:
             return
         self.kept_link = False
         present = self.emulator.present
+        if self.stale:
+            # bluetoothd lost track of it ("No matching connection for device"): nothing is
+            # announced, and it stays stale until a Disconnect clears it.
+            self.link_lost(announce=False)
+            log(f"{self.address}: the kernel dropped the link the killed bluetoothd left; bluetoothd did not notice")
+            return
         self.link_lost(announce=present)
         log(f"{self.address}: the kernel dropped the link the killed bluetoothd left")
         if present and self.auto_connect:
@@ -865,6 +871,15 @@ class DeviceObject(mockobject.DBusMockObject):
         perc = self.perc
         if perc.stale:
             return reply()  # bluetoothd believes it is connected: "ok", and no Connected=true follows
+        if perc.kept_link and not self.props[DEVICE_IFACE].get("Connected"):
+            # Real 5.66 after a SIGKILL (harness): a Connect that comes after the restarted
+            # bluetoothd published the device but before it read the kernel's links (MGMT Get
+            # Connections) is answered ok, and bluetoothd then believes in a link it does not
+            # track ("Device … is already connected", later "No matching connection for
+            # device"): no Connected=true, until a Disconnect clears it after its 2 s timer.
+            perc.stale = True
+            log(f"{perc.address}: Connect before bluetoothd read the kernel's links: stale")
+            return reply()
         if perc.connect_waits and not perc.in_range and not perc.connected and perc.pending_connect is None:
             # Real bluetoothd 5.66 (harness run 11): a Connect to a PERC that stopped
             # advertising gets no answer until it advertises again or the LE connect times out.

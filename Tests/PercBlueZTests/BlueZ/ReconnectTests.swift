@@ -85,6 +85,23 @@ import PercTestSupport
         #expect(await eventually { log.count(.light) >= 10 })
     }
 
+    /// The same kill, with the new bluetoothd reading the kernel's links 150 ms after it
+    /// published the device (real 5.66: 0.1 s on the harness, behind its start-up commands).
+    /// A Connect in between leaves bluetoothd believing in a link it does not track, which
+    /// costs a 2 s Disconnect; the link leaves a paired PERC alone for a moment after its
+    /// adapter appeared, sees Connected=true and waits for the kernel's drop instead.
+    @Test func aLinkWaitsForARestartedBluetoothdToReadTheKernelsLinks() async throws {
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
+        defer { task.cancel() }
+        let killed = ContinuousClock.now
+        try await bed.control.killBluetoothd(seconds: 0.2, connectedAfter: 0.15)
+        #expect(await eventually(8) { link.linkUps == 2 }, "\(log.statuses)")
+        let back = ContinuousClock.now - killed
+        print("bluetoothd killed, links read 0.15 s after it returned: streaming again \(back) later")
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["disconnect_calls"]?.int == 0, "no stale-state Disconnect: \(log.statuses)")
+        #expect(back < .seconds(2.8), "the kernel's 2 s, then one connect")
+    }
+
     /// Real bluetoothd 5.66 after a fast link drop (real-BlueZ harness: "No matching
     /// connection for device", then "Device … is already connected"): Connect answers ok but
     /// Connected never becomes true, for every retry. A Disconnect clears it.
