@@ -119,7 +119,7 @@ struct ServiceBench: AsyncParsableCommand {
         }
         let watcher = try await BenchTUIOWatcher.start()
         _ = InputEventLoop.group
-        print("the bench's TUIO receiver thread: \(ReceiveThreadPriority.status(of: .touchInput)); "
+        print("the bench's TUIO receiver thread: \(ReceiveThreadPriority.status(of: .touchInput)); its WebSocket probe app's: \(BenchWSProbeApp.scheduling); "
               + "serve's frame clock and touch input threads: SCHED_FIFO unless PERCBRIDGE_RT_PRIORITY=0 or not permitted (serve's log says)")
         var results: [BenchPhaseResult] = []
         for phase in phases {

@@ -63,7 +63,26 @@ struct BenchProbeSightings: Sendable {
 
 /// One WebSocket app that decodes every `frame` and notes when it saw each probe position,
 /// and when it received each frame (its `time`, the tick; the burst phases).
+///
+/// It reads on a thread of its own, scheduled as the bench's TUIO receiver is (SCHED_FIFO
+/// when allowed): on the shared pool's ordinary threads its wake-ups waited behind the
+/// bench's own work, and "touch → WebSocket" carried that wait while "touch → TUIO" did not.
 final class BenchWSProbeApp: Sendable {
+    static let group: MultiThreadedEventLoopGroup = {
+        let g = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        try? g.next().submit {
+            ThreadName.setCurrent("bench-ws-probe")
+            realtime.withLock { $0 = ReceiveThreadPriority.promoteCurrentThread(as: .touchInput) }
+        }.wait()
+        return g
+    }()
+    private static let realtime = Mutex(false)
+    /// How the probe app's thread is scheduled (for the bench's header line).
+    static var scheduling: String {
+        _ = group
+        return realtime.withLock { $0 } ? "SCHED_FIFO" : "ordinary"
+    }
+
     private let sightings = Mutex(BenchProbeSightings())
     /// (frame time, received), in the order received; the newest `maxFrames` (a 10 s phase
     /// at the event clock's 1,000 Hz cap is 10,000).
@@ -75,7 +94,7 @@ final class BenchWSProbeApp: Sendable {
     /// bench's own JSON decoding would hold back the next read).
     static func connect(port: Int, decodePointers: Bool = true) async throws -> BenchWSProbeApp {
         let app = BenchWSProbeApp()
-        let ch = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let ch = try await ClientBootstrap(group: group)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(BenchWSReader(port: port, decodePointers: decodePointers) { event in

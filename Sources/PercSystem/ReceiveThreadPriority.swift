@@ -43,6 +43,8 @@ public enum ReceiveThreadPriority {
         case frameClock = "frame clock"
         /// The touch input threads (TUIO/JSON event loop, evdev readers).
         case touchInput = "touch input"
+        /// The web server's event loop, which writes the frames to the apps (`WebEventLoop`).
+        case appOutput = "app output"
     }
 
     /// The outcome of the last promotion attempt of a role (for benches and diagnostics).

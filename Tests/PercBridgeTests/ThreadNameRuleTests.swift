@@ -37,6 +37,9 @@ import PercTestSupport
         let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(serve.pid)/task/\($0)/comm", encoding: .utf8) }
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         #expect(names.contains("pb-frame-clock"), "serve's threads: \(names.sorted())")
+        // The web server's one loop thread, which writes the frames to the apps (WebEventLoop).
+        #expect(names.filter { $0 == "pb-web" }.count == 1, "serve's threads: \(names.sorted())")
+        #expect(serve.log.contains("app output SCHED_FIFO") || serve.log.contains("app output ordinary ("), "\(serve.log)")
         #expect(try await serve.terminate() == 0)
     }
 }

@@ -88,7 +88,8 @@ public final class ServeLoop: Service {
             _ = InputEventLoop.group  // made (and its thread promoted) before its status is read
             let frameThread = ReceiveThreadPriority.status(of: .frameClock)
             let inputThread = ReceiveThreadPriority.status(of: .touchInput)
-            logger.info("thread scheduling: frame clock \(frameThread), touch input \(inputThread)")
+            let webThread = ReceiveThreadPriority.status(of: .appOutput)
+            logger.info("thread scheduling: frame clock \(frameThread), touch input \(inputThread), app output \(webThread)")
             try await gracefulShutdown()
             SDNotify.stopping()
             group.cancelAll()

@@ -36,6 +36,7 @@ enum WebServer {
             logger.notice("http.allowed_origins has \"null\": pages opened from disk, and sandboxed frames of any site, may use /ws (docs/security.md)")
         }
         let refusals = RefusalLog(logger: logger, metrics: metrics)
+        WebEventLoop.watchLoad(logger: logger)
         let router = Router()
         // Origin and Host first (403), then the token (401); both cover every route.
         router.add(middleware: GuardMiddleware(guardian: guardian, log: refusals))
@@ -102,6 +103,7 @@ enum WebServer {
                 hub.setListening(host: bind.host, port: port)
                 await onRunning(port)
             },
+            eventLoopGroupProvider: .shared(WebEventLoop.group),
             logger: logger
         )
     }
@@ -149,7 +151,8 @@ enum WebServer {
             logger.info("app disconnected", metadata: ["client": "\(client.id)", "dropped_frames": "\(client.dropped)"])
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
+            // On the web loop itself: one hop from the pipeline's offer to the socket (WebEventLoop).
+            group.addTask(executorPreference: WebEventLoop.executor) {
                 while let batch = await client.next() {
                     for message in batch { try await outbound.write(.text(message)) }
                 }
