@@ -85,13 +85,44 @@ struct DemoCommand: AsyncParsableCommand {
         """, valueName: "sim|app|screen"))
     var display: String = "sim"
 
+    // Where the overlay puts the surface on the screen (--display screen): the sensors must
+    // read where it draws. The same flags and [overlay] keys as `percbridge overlay`.
+    @Option(name: .customLong("screen-config"), help: ArgumentHelp("""
+        With --display screen: the service config whose [overlay] says where the surface is on \
+        the screen, as `percbridge overlay` reads it (default: \(ServeCommand.defaultConfigPath) \
+        when it exists).
+        """, valueName: "FILE"))
+    var screenConfig: String?
+    @Option(name: .customLong("screen-output"), help: ArgumentHelp("With --display screen: the RandR output the surface fills.", valueName: "NAME"))
+    var screenOutput: String?
+    @Option(name: .customLong("screen-origin"), help: ArgumentHelp("With --display screen: top-left corner of the surface in pixels (with --screen-size).", valueName: "X,Y"))
+    var screenOrigin: String?
+    @Option(name: .customLong("screen-size"), help: ArgumentHelp("With --display screen: size of the surface in pixels.", valueName: "WxH"))
+    var screenSize: String?
+    @Option(name: .customLong("screen-rotation"), help: ArgumentHelp("With --display screen: clockwise rotation of the surface: 0, 90, 180, 270.", valueName: "DEGREES"))
+    var screenRotation: Int?
+
+    /// percbridge-overlay's placement flags for the sampler: the --screen-* flags, else the
+    /// config's [overlay] (the given file, or the default one when it exists), else none.
+    func screenPlacement(logger: Logger) throws -> [String] {
+        var overlay = ServiceConfig().overlay
+        if let screenConfig {
+            overlay = try ConfigLoader.load(path: screenConfig).overlay
+        } else if FileManager.default.fileExists(atPath: ServeCommand.defaultConfigPath),
+                  let cfg = try? ConfigLoader.load(path: ServeCommand.defaultConfigPath) {
+            overlay = cfg.overlay
+        }
+        return OverlayCommand.placement(overlay, display: nil, output: screenOutput, origin: screenOrigin, size: screenSize,
+                                        rotation: screenRotation)
+    }
+
     /// `--display screen`: `percbridge-overlay pixels` beside this binary, on the X screen of
-    /// $DISPLAY with the overlay's default placement (the surface fills the primary output).
-    static func screenSampler(surface: Vec2, logger: Logger) throws -> ScreenSampler {
+    /// $DISPLAY (or [overlay] display), with the overlay's placement (`screenPlacement`).
+    static func screenSampler(surface: Vec2, placement: [String], logger: Logger) throws -> ScreenSampler {
         guard let overlay = SiblingExecutable.path("percbridge-overlay") else {
             throw CLIError(.unavailable, "--display screen reads the screen through percbridge-overlay, which is not beside \(SiblingExecutable.current); build it (swift build --product percbridge-overlay)")
         }
-        let sampler = try ScreenSampler(overlay: overlay, surfaceMM: surface, placement: [], logger: logger)
+        let sampler = try ScreenSampler(overlay: overlay, surfaceMM: surface, placement: placement, logger: logger)
         if let problem = sampler.check() {
             sampler.stop()
             throw CLIError(.unavailable, "--display screen: \(problem); run it in the table's X session (DISPLAY)")
@@ -114,6 +145,12 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("--http \(http) is reachable from other machines: give --token with at least 16 characters")
         }
         guard ["sim", "app", "screen"].contains(display) else { throw ValidationError("--display must be sim, app or screen (got \(display))") }
+        let placed = [screenConfig, screenOutput, screenOrigin, screenSize, screenRotation.map(String.init)].compactMap { $0 }
+        if display != "screen", !placed.isEmpty {
+            throw ValidationError("--screen-config, --screen-output, --screen-origin, --screen-size and --screen-rotation go with --display screen")
+        }
+        if let r = screenRotation, ![0, 90, 180, 270].contains(r) { throw ValidationError("--screen-rotation \(r): use 0, 90, 180 or 270") }
+        if screenOrigin != nil, screenSize == nil { throw ValidationError("--screen-origin needs --screen-size") }
         if let d = duration, !(d > 0) { throw ValidationError("--duration must be above 0") }
         guard (1...1000).contains(rate) else { throw ValidationError("--rate must be 1 to 1000 Hz") }
     }
@@ -127,7 +164,8 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIError(.dataError, "scenario \(scenario.name): \(error)")
         }
         let surface = runner.world.surface
-        let screen = display == "screen" ? try Self.screenSampler(surface: surface, logger: logger) : nil
+        let screen = display == "screen"
+            ? try Self.screenSampler(surface: surface, placement: try screenPlacement(logger: logger), logger: logger) : nil
         defer { screen?.stop() }
         if let screen { runner.readScreen { screen.colour(at: $0) } }
         let demoRegistry = try DemoRegistry.open(path: registry, scenario: scenario, world: runner.world)

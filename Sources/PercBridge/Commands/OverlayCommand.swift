@@ -70,8 +70,16 @@ struct OverlayCommand: ParsableCommand {
         let bindHost = cfg.http.bind.host
         let host = ["0.0.0.0", "::", "", "*"].contains(bindHost) ? "127.0.0.1" : bindHost
         let hostPart = host.contains(":") ? "[\(host)]" : host
-        var args = ["run", "--url", "ws://\(hostPart):\(cfg.http.bind.port)/ws", "--log-level", logLevel]
-        let o = cfg.overlay
+        return ["run", "--url", "ws://\(hostPart):\(cfg.http.bind.port)/ws", "--log-level", logLevel]
+            + placement(cfg.overlay, display: display, output: output, origin: origin, size: size, rotation: rotation)
+    }
+
+    /// Where the surface is on the screen, as percbridge-overlay's flags: each flag given here,
+    /// else the config's [overlay] value, else none (the overlay's default). Shared with
+    /// `demo --display screen`, whose sampler must read where the overlay draws.
+    static func placement(_ o: ServiceConfig.Overlay, display: String?, output: String?, origin: String?, size: String?,
+                          rotation: Int?) -> [String] {
+        var args: [String] = []
         func add(_ flag: String, _ value: String?, _ fallback: String) {
             if let v = value ?? (fallback.isEmpty ? nil : fallback) { args += [flag, v] }
         }
