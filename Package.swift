@@ -192,7 +192,9 @@ let package = Package(
             "PercBridge", "PercOverlayTool", "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport",
             "MTKTangibles", "LightCheck",
         ]),
-        .testTarget(name: "PercOverlayTests", dependencies: ["PercOverlay", "PercTestSupport", "CWayland", "CWaylandProtocols"]),
+        .testTarget(name: "PercOverlayTests", dependencies: [
+            "PercOverlay", "PercTestSupport", "CWayland", "CWaylandProtocols", "PercOverlayClient",
+        ]),
         .testTarget(name: "PercOverlayClientTests", dependencies: ["PercOverlayClient"]),
         .testTarget(name: "PercBenchTests", dependencies: ["PercBench", "PercEmulator", "PercTestSupport", "PercService", "PercSystem", "MTKTangibles"]),
     ],

@@ -1,13 +1,19 @@
-// The X display and where the touch surface is on it: the options `run` and `pixels` share.
+// The display (X11 or Wayland) and where the touch surface is on it: the options `run` and `pixels` share.
 import ArgumentParser
 import Foundation
 import PercOverlay
 import PercOverlayClient
 
 struct ScreenOptions: ParsableArguments {
-    @Option(help: "The X display (default: $DISPLAY).")
+    @Option(help: ArgumentHelp("How to draw: auto, x11 or wayland.", discussion: """
+        auto: X11 when --display is given or $DISPLAY is set, else Wayland when $WAYLAND_DISPLAY \
+        is set. Pass wayland to use the compositor's layer shell in a session that also has \
+        XWayland (sway, labwc, KDE set both).
+        """))
+    var backend: DisplayBackend = .auto
+    @Option(help: "The X display (default: $DISPLAY); with --backend wayland, the Wayland display (default: $WAYLAND_DISPLAY).")
     var display: String?
-    @Option(help: "The RandR output the touch surface fills (e.g. HDMI-1).")
+    @Option(help: "The output the touch surface fills (e.g. HDMI-1): a RandR output on X11, a wl_output name on Wayland.")
     var output: String?
     @Option(help: "Top-left corner of the touch surface on the screen, in pixels: X,Y.")
     var origin: String?
@@ -22,7 +28,34 @@ struct ScreenOptions: ParsableArguments {
         _ = try size.map { try Self.pair($0, separator: "x", what: "--size", example: "1920x1080") }
     }
 
-    /// Opens the display; when it cannot, says why in one line and exits 69 (EX_UNAVAILABLE).
+    /// The backend `auto` stands for in this environment.
+    func resolvedBackend(environment env: [String: String]) -> DisplayBackend {
+        switch backend {
+        case .x11, .wayland: return backend
+        case .auto:
+            if display != nil || !(env["DISPLAY"] ?? "").isEmpty { return .x11 }
+            return (env["WAYLAND_DISPLAY"] ?? "").isEmpty ? .x11 : .wayland
+        }
+    }
+
+    /// Opens the chosen backend's display; when it cannot, says why in one line and exits 69
+    /// (EX_UNAVAILABLE), or 64 for an output name the compositor does not have.
+    func openDisplay(onPresented: @escaping @Sendable (UInt64, Double) -> Void,
+                     onLost: @escaping @Sendable (String) -> Void) throws -> OpenedDisplay {
+        guard resolvedBackend(environment: ProcessInfo.processInfo.environment) == .wayland else {
+            return .x11(try open(onPresented: onPresented, onLost: { onLost($0.description) }))
+        }
+        do {
+            return .wayland(try WaylandOverlay(display: display, output: output, onPresented: onPresented,
+                                               onLost: { onLost($0.description) }))
+        } catch {
+            guard error.unavailable else { throw ValidationError(error.description) }
+            FileHandle.standardError.write(Data("percbridge-overlay: \(error.description)\n".utf8))
+            throw ExitCode(69)
+        }
+    }
+
+    /// Opens the X display; when it cannot, says why in one line and exits 69 (EX_UNAVAILABLE).
     func open(onPresented: @escaping @Sendable (UInt64, Double) -> Void,
               onLost: @escaping @Sendable (X11Error) -> Void) throws -> X11Overlay {
         do {
@@ -31,7 +64,7 @@ struct ScreenOptions: ParsableArguments {
             let env = ProcessInfo.processInfo.environment
             // A Wayland session without XWayland: say what the overlay needs instead of only "no display".
             let line = display == nil && (env["DISPLAY"] ?? "").isEmpty && !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
-                ? "this is a Wayland session (WAYLAND_DISPLAY=\(env["WAYLAND_DISPLAY"] ?? "")) without an X display: the overlay draws through X11 only for now; enable XWayland in the compositor and pass its display (--display :0), or run the table's session on X11 (docs/overlay.md, Wayland)"
+                ? "this is a Wayland session (WAYLAND_DISPLAY=\(env["WAYLAND_DISPLAY"] ?? "")) without an X display: drop --backend x11 to draw through the compositor's layer shell, or enable XWayland and pass its display (--display :0) (docs/overlay.md, Wayland)"
                 : error.description
             FileHandle.standardError.write(Data("percbridge-overlay: \(line)\n".utf8))
             throw ExitCode(69)

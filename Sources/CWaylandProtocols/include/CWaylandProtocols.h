@@ -1,4 +1,4 @@
-// The overlay's Wayland protocols beyond the core (layer shell, presentation time, xdg-shell and
+// The overlay's Wayland protocols beyond the core (layer shell, presentation time, xdg-output, xdg-shell and
 // virtual pointer for tests): the wayland-scanner output (generated-protocols.h, by
 // scripts/gen-wayland-protocols) and the addresses of their interface descriptions.
 #ifndef PERCBRIDGE_CWAYLANDPROTOCOLS_H
@@ -12,4 +12,5 @@ static inline const struct wl_interface *percbridge_zwlr_layer_shell_v1_interfac
 static inline const struct wl_interface *percbridge_wp_presentation_interface(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *percbridge_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
 static inline const struct wl_interface *percbridge_zwlr_virtual_pointer_manager_v1_interface(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
+static inline const struct wl_interface *percbridge_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
 #endif

@@ -44,12 +44,19 @@ struct WaylandFramePacer {
     /// As on X11: many refresh periods, so only a compositor that will never answer trips it.
     static let completionTimeout = FramePacer.completionTimeout
 
-    let mode: Mode
+    private(set) var mode: Mode
     private(set) var state: State = .idle
     private(set) var waiting: FramePacer.Request?
     private var nextFrame: UInt32 = 1
 
     init(mode: Mode) { self.mode = mode }
+
+    /// From now on frames are timed by their frame callback plus `period`: for a compositor that
+    /// announces wp_presentation but never answers its feedback (sway 1.7 on wlroots 0.15's headless
+    /// backend, whose outputs send no present events). Frames drawn after this call are timed so.
+    mutating func fallBackToEstimate(period: Double) {
+        mode = .estimate(period: period)
+    }
 
     var deadline: Double? {
         switch state {

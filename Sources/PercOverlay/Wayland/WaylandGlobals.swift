@@ -35,11 +35,15 @@ final class WaylandGlobals {
     }()
 }
 
-/// One wl_output as its events describe it, collected until `done`.
+/// One wl_output as its events describe it, collected until `done`; where it is in the layout
+/// comes from its xdg-output (wlroots sends 0,0 in wl_output.geometry for every output).
 final class WaylandOutputInfo {
     let proxy: OpaquePointer
     let globalName: UInt32
+    private(set) var xdgOutput: OpaquePointer?
     var name: String?
+    /// xdg-output's logical position and size, when the compositor has xdg-output.
+    var logical: (x: Int32, y: Int32, width: Int32, height: Int32)?
     var x: Int32 = 0, y: Int32 = 0
     var modeWidth: Int32 = 0, modeHeight: Int32 = 0
     var refreshMilliHz: Int32 = 0
@@ -53,12 +57,30 @@ final class WaylandOutputInfo {
         wl_output_add_listener(proxy, Self.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// In compositor layout pixels (logical): the mode divided by the scale, turned by the transform.
+    /// Asks the compositor's xdg-output manager where this output is in the layout.
+    func describe(with manager: OpaquePointer) {
+        guard let o = zxdg_output_manager_v1_get_xdg_output(manager, proxy) else { return }
+        xdgOutput = o
+        zxdg_output_v1_add_listener(o, Self.xdgListener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func destroy() {
+        if let xdgOutput { zxdg_output_v1_destroy(xdgOutput) }
+        xdgOutput = nil
+        wl_output_destroy(proxy)
+    }
+
+    /// In compositor layout pixels (logical): xdg-output's rectangle, else the mode divided by the
+    /// scale and turned by the transform at wl_output's position.
     func screenOutput(index: Int) -> ScreenOutput {
         let s = max(1, scale)
         let turned = transform % 2 == 1
-        let w = Int((turned ? modeHeight : modeWidth) / s), h = Int((turned ? modeWidth : modeHeight) / s)
-        return ScreenOutput(name: name ?? "output-\(index)", x: Int(x), y: Int(y), width: w, height: h,
+        var w = Int((turned ? modeHeight : modeWidth) / s), h = Int((turned ? modeWidth : modeHeight) / s)
+        var (px, py) = (Int(x), Int(y))
+        if let logical, logical.width > 0, logical.height > 0 {
+            (px, py, w, h) = (Int(logical.x), Int(logical.y), Int(logical.width), Int(logical.height))
+        }
+        return ScreenOutput(name: name ?? "output-\(index)", x: px, y: py, width: w, height: h,
                             rotation: Int(transform & 3) * 90,
                             refreshHz: refreshMilliHz > 0 ? Double(refreshMilliHz) / 1000 : nil, primary: index == 0)
     }
@@ -82,6 +104,26 @@ final class WaylandOutputInfo {
             scale: { data, _, factor in me(data)?.scale = factor },
             name: { data, _, name in
                 guard let o = me(data), let name else { return }
+                o.name = String(cString: name)
+            },
+            description: { _, _, _ in }))
+        return p
+    }()
+
+    nonisolated(unsafe) private static let xdgListener: UnsafeMutablePointer<zxdg_output_v1_listener> = {
+        let p = UnsafeMutablePointer<zxdg_output_v1_listener>.allocate(capacity: 1)
+        p.initialize(to: zxdg_output_v1_listener(
+            logical_position: { data, _, x, y in
+                guard let o = me(data) else { return }
+                o.logical = (x, y, o.logical?.width ?? 0, o.logical?.height ?? 0)
+            },
+            logical_size: { data, _, w, h in
+                guard let o = me(data) else { return }
+                o.logical = (o.logical?.x ?? 0, o.logical?.y ?? 0, w, h)
+            },
+            done: { _, _ in },
+            name: { data, _, name in
+                guard let o = me(data), let name, o.name == nil else { return }
                 o.name = String(cString: name)
             },
             description: { _, _, _ in }))

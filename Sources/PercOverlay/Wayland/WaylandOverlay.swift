@@ -14,7 +14,10 @@ import Logging
 /// reports `presented`'s timestamp, converted to CLOCK_MONOTONIC when the compositor's clock is
 /// another one (by the two clocks' offset at that moment); a `discarded` frame was never shown and
 /// gets no report. Without `wp_presentation`: the time the frame callback arrives plus one refresh
-/// period (an upper estimate, as on X11 without Present).
+/// period (an upper estimate, as on X11 without Present). The empty first frame's feedback is a
+/// probe: a compositor that announces wp_presentation but does not answer it within 0.3 s (sway 1.7
+/// on wlroots 0.15's headless backend) is timed by frame callbacks too, and so is one that stops
+/// answering before any frame was answered.
 public final class WaylandOverlay: Sendable {
     /// The compositor's outputs (layout pixels: the mode divided by the scale); the first is the default.
     public let outputs: [ScreenOutput]
@@ -47,10 +50,10 @@ public final class WaylandOverlay: Sendable {
             try setup.createSurface(on: chosen)
             outputs = setup.outputs.enumerated().map { $1.screenOutput(index: $0) }
             self.output = outputs[chosen]
-            timing = setup.presentation != nil ? .present : .estimate
-            presentationClock = setup.presentation != nil ? setup.clockID : nil
             loop = try WaylandOverlayLoop(setup: setup, output: self.output, logger: logger,
                                           onPresented: onPresented, onLost: onLost)
+            timing = loop.timesByPresentation ? .present : .estimate
+            presentationClock = loop.timesByPresentation ? setup.clockID : nil
         } catch {
             setup.tearDown()
             throw error

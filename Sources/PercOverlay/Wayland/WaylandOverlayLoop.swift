@@ -43,6 +43,8 @@ final class WaylandOverlayLoop: @unchecked Sendable {
     /// A frame drawn while every buffer was still held by the compositor: painted on the next release.
     private var blocked: (request: FramePacer.Request, frame: UInt32)?
     private var closedByCompositor = false
+    /// True once any presentation feedback came back (presented or discarded).
+    private var feedbackAnswered = false
     private var droppingDiscs = false
 
     /// At most this many buffers: one on screen, one being drawn, one the compositor is slow to release.
@@ -67,13 +69,21 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         pacer = WaylandFramePacer(mode: setup.presentation != nil ? .presentation : .estimate(period: 1 / (output.refreshHz ?? 60)))
         setup.onConfigure = { [unowned self] serial, w, h in configured(serial: serial, width: w, height: h) }
         setup.onClosed = { [unowned self] in closedByCompositor = true }
-        // Map the surface now, empty: it is on the overlay layer from the start.
+        // Map the surface now, empty: it is on the overlay layer from the start. Its feedback
+        // tells whether the compositor answers wp_presentation at all.
         try commitEmpty()
     }
+
+    /// The compositor answered (or not) the empty first frame's feedback within `probeTimeout`:
+    /// without an answer, frames are timed by frame callbacks from the start.
+    static let probeTimeout = 0.3
 
     private static func makeWakeup() throws(WaylandError) -> OverlayWakeup {
         do { return try OverlayWakeup() } catch { throw WaylandError(error.description) }
     }
+
+    /// Whether frames are timed by wp_presentation (read before `start()`: the probe decided).
+    var timesByPresentation: Bool { pacer.mode == .presentation }
 
     func start() {
         Thread.detachNewThread { [self] in run() }
@@ -180,10 +190,16 @@ final class WaylandOverlayLoop: @unchecked Sendable {
             case .discarded(let serial, let frame):
                 logger.debug("overlay: frame \(frame) (serial \(serial)) discarded by the compositor; not reported")
             case .abandon(let serial, let frame):
-                logger.notice("overlay: frame \(frame) (serial \(serial)) got no presentation feedback within \(WaylandFramePacer.completionTimeout) s; not reported, drawing on")
                 if let f = feedback { destroyFeedback(f.proxy) }
                 feedback = nil
                 blocked = nil
+                if pacer.mode == .presentation, !feedbackAnswered {
+                    let period = 1 / (output.refreshHz ?? 60)
+                    logger.notice("overlay: the compositor on \(setup.name) announces wp_presentation but did not answer frame \(frame)'s feedback within \(WaylandFramePacer.completionTimeout) s (serial \(serial) not reported); timing frames from now on by their frame callback + one refresh period (\((period * 1000).rounded()) ms), an upper estimate")
+                    pacer.fallBackToEstimate(period: period)
+                } else {
+                    logger.notice("overlay: frame \(frame) (serial \(serial)) got no presentation feedback within \(WaylandFramePacer.completionTimeout) s; not reported, drawing on")
+                }
             }
         }
     }
@@ -207,7 +223,7 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         shownBox = box
         if let f = feedback { destroyFeedback(f.proxy) }
         let data = Unmanaged.passUnretained(self).toOpaque()
-        if let presentation = setup.presentation, let fb = wp_presentation_feedback(presentation, surface) {
+        if pacer.mode == .presentation, let presentation = setup.presentation, let fb = wp_presentation_feedback(presentation, surface) {
             wp_presentation_feedback_add_listener(fb, Self.feedbackListener, data)
             feedback = (fb, frame)
         } else if let cb = wl_surface_frame(surface) {
@@ -222,9 +238,23 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         let buffer = try newBuffer()
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, Int32(buffer.width), Int32(buffer.height))
+        var probe: OpaquePointer?
+        if let presentation = setup.presentation, let fb = wp_presentation_feedback(presentation, surface) {
+            wp_presentation_feedback_add_listener(fb, Self.feedbackListener, Unmanaged.passUnretained(self).toOpaque())
+            feedback = (fb, 0)
+            probe = fb
+        }
         wl_surface_commit(surface)
         buffer.busy = true
-        wl_display_flush(setup.display)
+        guard probe != nil else { return }
+        try setup.dispatch(for: Self.probeTimeout) { feedback == nil }
+        if let f = feedback {
+            destroyFeedback(f.proxy)
+            feedback = nil
+            let period = 1 / (output.refreshHz ?? 60)
+            logger.notice("overlay: the compositor on \(setup.name) announces wp_presentation but did not answer the first frame's feedback within \(Self.probeTimeout) s (wlroots 0.15's headless outputs never do); timing frames by their frame callback + one refresh period (\((period * 1000).rounded()) ms), an upper estimate")
+            pacer.fallBackToEstimate(period: period)
+        }
     }
 
     private func freeBuffer() -> ShmBuffer? {
@@ -263,8 +293,10 @@ final class WaylandOverlayLoop: @unchecked Sendable {
 
     private func feedbackEnded(_ proxy: OpaquePointer?, _ event: (UInt32) -> WaylandFramePacer.Event) {
         guard let f = feedback, f.proxy == proxy else { return }
+        if pacer.mode == .presentation { feedbackAnswered = true }
         destroyFeedback(f.proxy)
         feedback = nil
+        guard f.frame != 0 else { return }  // the start-up probe
         perform(pacer.handle(event(f.frame), now: MonotonicSeconds.now()))
     }
 

@@ -13,6 +13,7 @@ final class WaylandSetup {
     private(set) var shm: OpaquePointer?
     private(set) var layerShell: OpaquePointer?
     private(set) var presentation: OpaquePointer?
+    private(set) var xdgOutputManager: OpaquePointer?
     private(set) var outputs: [WaylandOutputInfo] = []
     private(set) var surface: OpaquePointer?
     private(set) var layerSurface: OpaquePointer?
@@ -59,6 +60,8 @@ final class WaylandSetup {
             guard let proxy = wl_registry_bind(registry, g.name, percbridge_wl_output_interface(), min(g.version, 4)) else { continue }
             outputs.append(WaylandOutputInfo(proxy: OpaquePointer(proxy), globalName: g.name))
         }
+        xdgOutputManager = bind("zxdg_output_manager_v1", percbridge_zxdg_output_manager_v1_interface(), upTo: 3)
+        if let xdgOutputManager { outputs.forEach { $0.describe(with: xdgOutputManager) } }
         // Outputs send their description (and wp_presentation its clock) after the bind.
         try roundTrip("reading the outputs")
     }
@@ -105,6 +108,27 @@ final class WaylandSetup {
         zwlr_layer_surface_v1_ack_configure(layer, configure.serial)
     }
 
+    /// Reads and dispatches events until `done()` or `timeout` s have passed, without blocking longer.
+    func dispatch(for timeout: Double, until done: () -> Bool) throws(WaylandError) {
+        let end = MonotonicSeconds.now() + timeout
+        let fd = wl_display_get_fd(display)
+        while !done() {
+            while wl_display_prepare_read(display) != 0 {
+                guard wl_display_dispatch_pending(display) >= 0 else { throw WaylandError.lost(display, name: name, while: "starting") }
+            }
+            wl_display_flush(display)
+            let left = end - MonotonicSeconds.now()
+            guard left > 0 else { wl_display_cancel_read(display); return }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, Int32((left * 1000).rounded(.up))) > 0 {
+                guard wl_display_read_events(display) >= 0 else { throw WaylandError.lost(display, name: name, while: "starting") }
+            } else {
+                wl_display_cancel_read(display)
+            }
+            guard wl_display_dispatch_pending(display) >= 0 else { throw WaylandError.lost(display, name: name, while: "starting") }
+        }
+    }
+
     private func roundTrip(_ what: String) throws(WaylandError) {
         guard wl_display_roundtrip(display) >= 0 else { throw WaylandError.lost(display, name: name, while: what) }
     }
@@ -113,13 +137,14 @@ final class WaylandSetup {
     func tearDown() {
         if let layerSurface { zwlr_layer_surface_v1_destroy(layerSurface) }
         if let surface { wl_surface_destroy(surface) }
-        for o in outputs { wl_output_destroy(o.proxy) }
+        for o in outputs { o.destroy() }
+        if let xdgOutputManager { zxdg_output_manager_v1_destroy(xdgOutputManager) }
         if let presentation { wp_presentation_destroy(presentation) }
         if let layerShell { zwlr_layer_shell_v1_destroy(layerShell) }
         if let shm { wl_shm_destroy(shm) }
         if let compositor { wl_compositor_destroy(compositor) }
         if let registry { wl_registry_destroy(registry) }
-        layerSurface = nil; surface = nil; outputs = []; presentation = nil; layerShell = nil; shm = nil; compositor = nil; registry = nil
+        layerSurface = nil; surface = nil; outputs = []; presentation = nil; xdgOutputManager = nil; layerShell = nil; shm = nil; compositor = nil; registry = nil
         wl_display_flush(display)
         wl_display_disconnect(display)
     }
