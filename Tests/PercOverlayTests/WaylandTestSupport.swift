@@ -20,8 +20,8 @@ final class WaylandReports: Sendable {
     var lostSoFar: [WaylandError] { lost.withLock { $0 } }
 
     /// An overlay on `sway` (on the output named `output`, default the first) that reports here.
-    func overlay(on sway: Sway, output: String? = nil) throws -> WaylandOverlay {
-        try WaylandOverlay(display: sway.socketPath, output: output, logger: Logger(label: "test.overlay"),
+    func overlay(on sway: Sway, output: String? = nil, clickThrough: Bool = true) throws -> WaylandOverlay {
+        try WaylandOverlay(display: sway.socketPath, output: output, logger: Logger(label: "test.overlay"), clickThrough: clickThrough,
                            onPresented: { [self] serial, at in
                                let receivedAt = monotonicNow()
                                presented.withLock { $0.append(.init(serial: serial, at: at, receivedAt: receivedAt)) }

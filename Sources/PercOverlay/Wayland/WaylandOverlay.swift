@@ -33,9 +33,17 @@ public final class WaylandOverlay: Sendable {
     /// Connects (display nil = $WAYLAND_DISPLAY), creates the surface on the output named `output`
     /// (nil: the first), waits for its first configure and maps it empty. `onPresented` and `onLost`
     /// are called on the overlay's thread; `onLost` at most once, and not after `stop()`.
-    public init(display: String?, output: String? = nil, logger: Logger = Logger(label: "percbridge.overlay"),
-                onPresented: @escaping @Sendable (_ serial: UInt64, _ monotonicSeconds: Double) -> Void,
-                onLost: @escaping @Sendable (WaylandError) -> Void) throws(WaylandError) {
+    public convenience init(display: String?, output: String? = nil, logger: Logger = Logger(label: "percbridge.overlay"),
+                            onPresented: @escaping @Sendable (_ serial: UInt64, _ monotonicSeconds: Double) -> Void,
+                            onLost: @escaping @Sendable (WaylandError) -> Void) throws(WaylandError) {
+        try self.init(display: display, output: output, logger: logger, clickThrough: true, onPresented: onPresented, onLost: onLost)
+    }
+
+    /// `clickThrough: false` keeps the surface's default input region (all of it): the tests'
+    /// control that a surface which takes input does stop the presses.
+    init(display: String?, output: String?, logger: Logger, clickThrough: Bool,
+         onPresented: @escaping @Sendable (_ serial: UInt64, _ monotonicSeconds: Double) -> Void,
+         onLost: @escaping @Sendable (WaylandError) -> Void) throws(WaylandError) {
         let env = ProcessInfo.processInfo.environment
         let name = try Self.resolveDisplay(display, environment: env["WAYLAND_DISPLAY"])
         guard let d = wl_display_connect(name) else {
@@ -47,7 +55,7 @@ public final class WaylandOverlay: Sendable {
         do throws(WaylandError) {
             try setup.bindGlobals()
             let chosen = try setup.chooseOutput(output)
-            try setup.createSurface(on: chosen)
+            try setup.createSurface(on: chosen, clickThrough: clickThrough)
             outputs = setup.outputs.enumerated().map { $1.screenOutput(index: $0) }
             self.output = outputs[chosen]
             loop = try WaylandOverlayLoop(setup: setup, output: self.output, logger: logger,

@@ -80,14 +80,16 @@ final class WaylandSetup {
     }
 
     /// The layer surface on `outputs[index]`, configured (acknowledged) and with an empty input region.
-    func createSurface(on index: Int) throws(WaylandError) {
+    func createSurface(on index: Int, clickThrough: Bool = true) throws(WaylandError) {
         guard let compositor, let layerShell, let surface = wl_compositor_create_surface(compositor) else {
             throw WaylandError("the Wayland compositor on \(name) did not create a surface")
         }
         self.surface = surface
-        let region = wl_compositor_create_region(compositor)
-        wl_surface_set_input_region(surface, region)  // empty: every touch and click goes below
-        wl_region_destroy(region)
+        if clickThrough {
+            let region = wl_compositor_create_region(compositor)
+            wl_surface_set_input_region(surface, region)  // empty: every touch and click goes below
+            wl_region_destroy(region)
+        }
         wl_surface_set_buffer_scale(surface, max(1, outputs[index].scale))
         guard let layer = zwlr_layer_shell_v1_get_layer_surface(layerShell, surface, outputs[index].proxy, Self.overlayLayer, "percbridge-overlay") else {
             throw WaylandError("the Wayland compositor on \(name) did not create a layer surface")
