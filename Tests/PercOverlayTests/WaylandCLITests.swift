@@ -1,0 +1,140 @@
+// `percbridge-overlay` on Wayland as a user runs it: the backend it picks, the whole drawing path from
+// the demo's plans to the compositor's screen, and the one-line refusals (exit 69).
+import Foundation
+import Glibc
+import Testing
+import PercTestSupport
+
+extension WaylandTests {
+    @Suite struct CLI {
+        static var overlayBinary: String { PercTestSupport.CLI.binary.deletingLastPathComponent().appendingPathComponent("percbridge-overlay").path }
+
+        /// Runs the overlay binary to its end (killed after `timeout` s): status and stderr.
+        static func runOverlay(_ args: [String], environment: [String: String], timeout: Double = 10) throws -> (status: Int32, stderr: String) {
+            let p = try TestProcess(overlayBinary, args, environment: environment)
+            let deadline = Date().addingTimeInterval(timeout)
+            while p.process.isRunning && Date() < deadline { usleep(10_000) }
+            p.stop()
+            return (p.process.terminationStatus, p.errorOutput())
+        }
+
+        /// WAYLAND_DISPLAY and no X display: the overlay draws through the layer shell. The demo plans
+        /// light checks, the overlay draws them on the compositor's screen and reports them presented.
+        @Test func withOnlyAWaylandDisplayTheDemosPatchesAppearOnTheCompositorsScreen() throws {
+            let sway = try Sway(width: 1280, height: 720)
+            let below = try sway.screenshot()
+            let demo = try TestProcess(PercTestSupport.CLI.binary.path, ["demo", "--display", "app", "--duration", "40", "--http", "127.0.0.1:0",
+                                                                         "--control-bus", "none"])
+            defer { demo.stop() }
+            var url: String?
+            while url == nil, let line = demo.readLine(timeout: 30) {
+                if let r = line.range(of: "ws://") { url = String(line[r.lowerBound...].prefix { $0 != " " }) }
+            }
+            let ws = try #require(url, "the demo printed no app protocol address")
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pb-wl-cli-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let log = dir.appendingPathComponent("overlay.log").path
+            var env = sway.environment
+            env["DISPLAY"] = ""
+            let overlay = try TestProcess("/bin/sh", ["-c", "exec \"$0\" --url \"$1\" 2>\"$2\"", Self.overlayBinary, ws, log], environment: env)
+            defer { overlay.stop() }
+            func logged() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+            #expect(waitUntil(timeout: 15) { logged().contains("drawing the light-check overlay") }, "\(logged())")
+            #expect(logged().contains("drawing on Wayland \(sway.display) (layer shell, output HEADLESS-1)"), "\(logged())")
+            // Patches appear while the demo's PERCs are checked: black or white pixels the screen did not have.
+            var patches = 0
+            _ = waitUntil(timeout: 20) {
+                guard let shot = try? sway.screenshot() else { return false }
+                patches = 0
+                for y in stride(from: 0, to: shot.height, by: 2) {
+                    for x in stride(from: 0, to: shot.width, by: 2) {
+                        let c = shot.rgb(x, y)
+                        if c != below.rgb(x, y), c == 0xFFFFFF || c == 0 { patches += 1 }
+                    }
+                }
+                return patches > 0
+            }
+            #expect(patches > 0, "no patch on the screen: \(logged())")
+            overlay.stop()
+            #expect(!logged().contains("error"), "\(logged())")
+        }
+
+        @Test func aCompositorWithoutLayerShellIsRefusedInOneLineThatSaysWhatToDo() throws {
+            let weston = try WestonWithoutLayerShell()
+            defer { weston.stop() }
+            var env = ProcessInfo.processInfo.environment
+            env["DISPLAY"] = ""
+            env["XDG_RUNTIME_DIR"] = weston.runtimeDir
+            env["WAYLAND_DISPLAY"] = weston.display
+            let r = try Self.runOverlay(["--url", "ws://127.0.0.1:1/ws"], environment: env)
+            #expect(r.status == 69, "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")
+            for words in ["has no layer shell", "GNOME", "--display", "XWayland", "sway"] {
+                #expect(r.stderr.contains(words), "\(words): \(r.stderr)")
+            }
+        }
+
+        @Test func aWaylandDisplayWithNoCompositorIsRefusedInOneLine() throws {
+            var env = ProcessInfo.processInfo.environment
+            env["DISPLAY"] = ""
+            env["XDG_RUNTIME_DIR"] = FileManager.default.temporaryDirectory.path
+            env["WAYLAND_DISPLAY"] = "pb-no-compositor-\(getpid())"
+            let r = try Self.runOverlay(["--url", "ws://127.0.0.1:1/ws"], environment: env)
+            #expect(r.status == 69, "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("cannot connect to Wayland display pb-no-compositor"), "\(r.stderr)")
+        }
+
+        /// The backend choice: an X display (here one that does not exist) wins over WAYLAND_DISPLAY
+        /// unless --backend wayland says otherwise.
+        @Test func anXDisplayWinsUnlessTheBackendIsNamed() throws {
+            let sway = try Sway(width: 320, height: 240)
+            var env = sway.environment
+            env["DISPLAY"] = ":987"
+            let x = try Self.runOverlay(["--url", "ws://127.0.0.1:1/ws"], environment: env)
+            #expect(x.status == 69 && x.stderr.contains("cannot open X display :987"), "\(x.stderr)")
+            let w = try Self.runOverlay(["--url", "ws://127.0.0.1:1/ws", "--backend", "wayland", "--log-level", "info"], environment: env, timeout: 2)
+            #expect(w.stderr.contains("drawing on Wayland \(sway.display)"), "\(w.stderr)")
+            env["DISPLAY"] = ""
+            let pixels = try Self.runOverlay(["pixels", "--surface-mm", "100x100"], environment: env)
+            #expect(pixels.status == 69 && pixels.stderr.contains("X11 only"), "\(pixels.stderr)")
+        }
+    }
+}
+
+/// weston 10's headless backend: a real compositor without zwlr_layer_shell_v1 (as GNOME), killed by pid.
+final class WestonWithoutLayerShell {
+    let runtimeDir: String
+    let display = "wayland-pb"
+    private let process: Process
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/weston") else {
+            throw PrivateBusError("/usr/bin/weston is missing: install the Debian package weston (scripts/setup does)")
+        }
+        runtimeDir = FileManager.default.temporaryDirectory.appendingPathComponent("percbridge-weston-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: runtimeDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/weston")
+        process.arguments = ["--backend=headless-backend.so", "--socket=\(display)", "--width=320", "--height=240", "--idle-time=0", "--shell=kiosk-shell.so"]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": runtimeDir, "XDG_RUNTIME_DIR": runtimeDir]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let socket = runtimeDir + "/" + display
+        guard waitUntil(timeout: 10, { FileManager.default.fileExists(atPath: socket) }) else {
+            stop()
+            throw PrivateBusError("weston made no socket \(socket) within 10 s")
+        }
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: runtimeDir)
+    }
+
+    deinit { stop() }
+}
