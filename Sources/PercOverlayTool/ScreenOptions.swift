@@ -8,9 +8,10 @@ struct ScreenOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How to draw: auto, x11 or wayland.", discussion: """
         auto: X11 when --display is given or $DISPLAY is set, else Wayland when $WAYLAND_DISPLAY \
         is set. Pass wayland to use the compositor's layer shell in a session that also has \
-        XWayland (sway, labwc, KDE set both).
+        XWayland (sway, labwc, KDE set both). Default: $PERCBRIDGE_OVERLAY_BACKEND, else auto \
+        (so `percbridge overlay` and the user unit can be switched by the environment).
         """))
-    var backend: DisplayBackend = .auto
+    var backend: DisplayBackend?
     @Option(help: "The X display (default: $DISPLAY); with --backend wayland, the Wayland display (default: $WAYLAND_DISPLAY).")
     var display: String?
     @Option(help: "The output the touch surface fills (e.g. HDMI-1): a RandR output on X11, a wl_output name on Wayland.")
@@ -22,7 +23,12 @@ struct ScreenOptions: ParsableArguments {
     @Option(help: "Clockwise rotation of the surface's axes against the screen: 0, 90, 180 or 270.")
     var rotation = 0
 
+    static let backendVariable = "PERCBRIDGE_OVERLAY_BACKEND"
+
     func validate() throws {
+        if backend == nil, let v = ProcessInfo.processInfo.environment[Self.backendVariable], !v.isEmpty, DisplayBackend(rawValue: v) == nil {
+            throw ValidationError("\(Self.backendVariable)=\(v.prefix(40)): use auto, x11 or wayland")
+        }
         guard SurfaceMapping.rotations.contains(rotation) else { throw ValidationError("--rotation \(rotation): use 0, 90, 180 or 270") }
         _ = try origin.map { try Self.pair($0, separator: ",", what: "--origin", example: "0,0") }
         _ = try size.map { try Self.pair($0, separator: "x", what: "--size", example: "1920x1080") }
@@ -30,8 +36,9 @@ struct ScreenOptions: ParsableArguments {
 
     /// The backend `auto` stands for in this environment.
     func resolvedBackend(environment env: [String: String]) -> DisplayBackend {
-        switch backend {
-        case .x11, .wayland: return backend
+        let chosen = backend ?? env[Self.backendVariable].flatMap(DisplayBackend.init(rawValue:)) ?? .auto
+        switch chosen {
+        case .x11, .wayland: return chosen
         case .auto:
             if display != nil || !(env["DISPLAY"] ?? "").isEmpty { return .x11 }
             return (env["WAYLAND_DISPLAY"] ?? "").isEmpty ? .x11 : .wayland

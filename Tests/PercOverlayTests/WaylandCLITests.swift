@@ -95,6 +95,14 @@ extension WaylandTests {
             #expect(x.status == 69 && x.stderr.contains("cannot open X display :987"), "\(x.stderr)")
             let w = try Self.runOverlay(["--url", "ws://127.0.0.1:1/ws", "--backend", "wayland", "--log-level", "info"], environment: env, timeout: 2)
             #expect(w.stderr.contains("drawing on Wayland \(sway.display)"), "\(w.stderr)")
+            // The same through the environment (`percbridge overlay` and the user unit pass no --backend).
+            var byEnv = env
+            byEnv["PERCBRIDGE_OVERLAY_BACKEND"] = "wayland"
+            let e = try Self.runOverlay(["--url", "ws://127.0.0.1:1/ws"], environment: byEnv, timeout: 2)
+            #expect(e.stderr.contains("drawing on Wayland \(sway.display)"), "\(e.stderr)")
+            byEnv["PERCBRIDGE_OVERLAY_BACKEND"] = "wl"
+            let bad = try Self.runOverlay(["--url", "ws://127.0.0.1:1/ws"], environment: byEnv)
+            #expect(bad.status == 64 && bad.stderr.contains("PERCBRIDGE_OVERLAY_BACKEND=wl: use auto, x11 or wayland"), "\(bad.stderr)")
             env["DISPLAY"] = ""
             let pixels = try Self.runOverlay(["pixels", "--surface-mm", "100x100"], environment: env)
             #expect(pixels.status == 69 && pixels.stderr.contains("X11 only"), "\(pixels.stderr)")
