@@ -1,5 +1,6 @@
 // The drawing layer the tool runs on: the X11 window or the Wayland layer surface, behind one face.
 import ArgumentParser
+import Glibc
 import PercOverlay
 import PercOverlayClient
 
@@ -41,7 +42,7 @@ enum OpenedDisplay: Sendable {
         case .x11(let x):
             return (xDisplay, x.timing == .present ? "the Present extension" : "an estimate (draw + one refresh)")
         case .wayland(let w):
-            let clock = w.presentationClock.map { $0 == 1 ? "CLOCK_MONOTONIC" : "clock \($0), converted to CLOCK_MONOTONIC" }
+            let clock = w.presentationClock.map { $0 == CLOCK_MONOTONIC ? "CLOCK_MONOTONIC" : "clock \($0), converted to CLOCK_MONOTONIC" }
             return ("Wayland \(w.displayName) (layer shell, output \(w.output.name))",
                     clock.map { "wp_presentation feedback (\($0))" } ?? "an estimate (frame callback + one refresh)")
         }

@@ -58,7 +58,7 @@ public final class WaylandOverlay: Sendable {
             try setup.createSurface(on: chosen, clickThrough: clickThrough)
             outputs = setup.outputs.enumerated().map { $1.screenOutput(index: $0) }
             self.output = outputs[chosen]
-            loop = try WaylandOverlayLoop(setup: setup, output: self.output, logger: logger,
+            loop = try WaylandOverlayLoop(setup: setup, output: self.output, scale: setup.outputs[chosen].scale, logger: logger,
                                           onPresented: onPresented, onLost: onLost)
             timing = loop.timesByPresentation ? .present : .estimate
             presentationClock = loop.timesByPresentation ? setup.clockID : nil

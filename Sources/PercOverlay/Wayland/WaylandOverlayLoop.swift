@@ -50,7 +50,7 @@ final class WaylandOverlayLoop: @unchecked Sendable {
     /// At most this many buffers: one on screen, one being drawn, one the compositor is slow to release.
     static let maxBuffers = 3
 
-    init(setup: WaylandSetup, output: ScreenOutput, logger: Logger,
+    init(setup: WaylandSetup, output: ScreenOutput, scale: Int32, logger: Logger,
          onPresented: @escaping @Sendable (UInt64, Double) -> Void,
          onLost: @escaping @Sendable (WaylandError) -> Void) throws(WaylandError) {
         guard let surface = setup.surface, let configure = setup.configure else {
@@ -59,7 +59,7 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         self.setup = setup
         self.surface = surface
         self.output = output
-        scale = Int(max(1, setup.outputs.first { $0.screenOutput(index: 0).name == output.name }?.scale ?? 1))
+        self.scale = Int(max(1, scale))
         width = configure.width
         height = configure.height
         wakeup = try Self.makeWakeup()
@@ -286,8 +286,9 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         guard w > 0, h > 0, w != width || h != height else { return }
         width = w
         height = h
-        buffers.removeAll { !$0.busy }
-        buffers.forEach { $0.painted = nil }
+        // Buffers of the old size go (one the compositor still holds included: destroying a wl_shm
+        // buffer in use is allowed, it keeps what it copied); the next frame paints a new one.
+        buffers.removeAll()
         logger.info("overlay: the layer surface is now \(w)×\(h)")
     }
 
