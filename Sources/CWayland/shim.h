@@ -3,6 +3,7 @@
 // overlay's Wayland tests, as a second client).
 #ifndef PERCBRIDGE_CWAYLAND_SHIM_H
 #define PERCBRIDGE_CWAYLAND_SHIM_H
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -23,6 +24,11 @@ static inline const struct wl_interface *percbridge_wl_seat_interface(void) { re
 static inline int percbridge_memfd_create(const char *name) {
     return (int)syscall(SYS_memfd_create, name, 1u);
 }
+
+// libwayland-client writes its own lines to stderr ("error: XDG_RUNTIME_DIR is invalid or not set
+// in the environment."); the overlay says what went wrong in one line of its own instead.
+static void percbridge_wl_log_nothing(const char *format, va_list args) { (void)format; (void)args; }
+static inline void percbridge_wl_silence_log(void) { wl_log_set_handler_client(percbridge_wl_log_nothing); }
 
 static inline int percbridge_wl_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);

@@ -60,6 +60,28 @@ extension WaylandTests {
             #expect(!logged().contains("error"), "\(logged())")
         }
 
+        /// The compositor is killed under a running overlay: it ends with one line and exit 69, as
+        /// when an X server goes away (the user unit restarts it).
+        @Test func aCompositorThatGoesAwayEndsTheOverlayWithOneLineAndExit69() throws {
+            let sway = try Sway(width: 320, height: 240)
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pb-wl-cli-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let log = dir.appendingPathComponent("overlay.log").path
+            let overlay = try TestProcess("/bin/sh", ["-c", "exec \"$0\" --url ws://127.0.0.1:1/ws --log-level error 2>\"$1\"", Self.overlayBinary, log],
+                                          environment: sway.environment.merging(["DISPLAY": ""]) { _, new in new })
+            defer { overlay.stop() }
+            func logged() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+            usleep(1_500_000)  // connected, surface up, retrying the absent service
+            #expect(overlay.process.isRunning, "\(logged())")
+            sway.stop()
+            #expect(waitUntil(timeout: 5) { !overlay.process.isRunning }, "still running 5 s after the compositor went away")
+            overlay.stop()
+            #expect(overlay.process.terminationStatus == 69, "\(logged())")
+            let lines = logged().split(separator: "\n").filter { $0.hasPrefix("percbridge-overlay: ") }
+            #expect(lines.count == 1 && lines.first?.contains("lost Wayland display \(sway.display)") == true, "\(logged())")
+        }
+
         @Test func aCompositorWithoutLayerShellIsRefusedInOneLineThatSaysWhatToDo() throws {
             let weston = try WestonWithoutLayerShell()
             defer { weston.stop() }

@@ -85,6 +85,9 @@ final class WaylandClickCounter {
         wl_display_disconnect(display)
     }
 
+    /// True once the app has a wl_pointer (the seat got one when the virtual pointer appeared).
+    var hasPointer: Bool { pointer != nil }
+
     /// One round trip: every event the compositor sent so far is handled (a late configure acknowledged).
     func pump() {
         wl_display_roundtrip(display)

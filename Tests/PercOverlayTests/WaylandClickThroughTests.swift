@@ -21,7 +21,10 @@ extension WaylandTests {
             #expect(shot.rgb(20, 20) == WaylandClickCounter.colour & 0xFFFFFF, "the app fills the screen: \(WaylandColour.hex(shot.rgb(20, 20)))")
 
             let pointer = try WaylandVirtualPointer(socketPath: sway.socketPath)
-            app.pump()  // the seat now has a pointer: the app takes it
+            // The seat now has a pointer: the app takes it, and the compositor has its wl_pointer
+            // before the first click (one more round trip sends get_pointer and waits for it).
+            #expect(waitUntil(timeout: 2) { app.pump(); return app.hasPointer })
+            app.pump()
             pointer.click(x: 160, y: 120, width: 320, height: 240)
             _ = waitUntil(timeout: 2) { app.pump(); return app.presses >= 1 }
             pointer.click(x: 40, y: 200, width: 320, height: 240)
@@ -41,6 +44,7 @@ extension WaylandTests {
             overlay.show([OverlayDisc(x: 160, y: 120, radius: 30, white: true)], serial: 1)
             #expect(reports.waitForPresented(1) != nil)
             let pointer = try WaylandVirtualPointer(socketPath: sway.socketPath)
+            #expect(waitUntil(timeout: 2) { app.pump(); return app.hasPointer }, "the app has a pointer: a press could reach it")
             app.pump()
             pointer.click(x: 160, y: 120, width: 320, height: 240)
             pointer.click(x: 40, y: 200, width: 320, height: 240)

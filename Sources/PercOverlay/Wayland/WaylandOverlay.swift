@@ -46,6 +46,7 @@ public final class WaylandOverlay: Sendable {
          onLost: @escaping @Sendable (WaylandError) -> Void) throws(WaylandError) {
         let env = ProcessInfo.processInfo.environment
         let name = try Self.resolveDisplay(display, environment: env["WAYLAND_DISPLAY"])
+        percbridge_wl_silence_log()
         guard let d = wl_display_connect(name) else {
             let runtime = env["XDG_RUNTIME_DIR"].map { "XDG_RUNTIME_DIR=\($0)" } ?? "XDG_RUNTIME_DIR is not set"
             throw WaylandError("cannot connect to Wayland display \(name) (\(runtime), errno \(errno)): is the compositor running and is this its session? Run the overlay in the table's session, or use XWayland with --display :0")
