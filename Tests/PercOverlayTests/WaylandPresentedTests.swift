@@ -44,6 +44,33 @@ extension WaylandTests {
             #expect(zip(all, all.dropFirst()).allSatisfy { $0.at < $1.at }, "presented times increase")
         }
 
+        /// sway nested in weston answers wp_presentation with weston's timestamps, in weston's clock
+        /// (CLOCK_MONOTONIC_RAW): the overlay times frames by them, converted to CLOCK_MONOTONIC.
+        @Test func whereTheCompositorAnswersWpPresentationItsFlipTimeIsReportedOnTheMonotonicClock() throws {
+            let sway = try Sway(width: 320, height: 240, nestedInWeston: true)
+            let reports = WaylandReports()
+            let overlay = try reports.overlay(on: sway)
+            defer { overlay.stop() }
+            #expect(overlay.timing == .present, "nested sway did not answer the probe: \(sway.log.suffix(500))")
+            let clock = try #require(overlay.presentationClock)
+            var shownAt: [UInt64: Double] = [:]
+            for serial in UInt64(1)...30 {
+                shownAt[serial] = monotonicNow()
+                overlay.show([OverlayDisc(x: Double(10 * serial), y: 100, radius: 8, white: serial % 2 == 0)], serial: serial)
+                #expect(reports.waitForPresented(serial) != nil, "serial \(serial)")
+            }
+            let all = reports.presentedSoFar
+            #expect(all.count == 30)
+            for report in all {
+                let before = try #require(shownAt[report.serial])
+                // Converted from clock \(clock): after the show, before the test got the report.
+                #expect(report.at >= before && report.at <= report.receivedAt,
+                        "serial \(report.serial): presented \((report.at - before) * 1000) ms after show(), \((report.receivedAt - report.at) * 1000) ms before receipt (clock \(clock))")
+            }
+            #expect(zip(all, all.dropFirst()).allSatisfy { $0.at < $1.at }, "presented times increase")
+            #expect(try sway.screenshot().rgb(300, 100) == WaylandColour.white, "the last disc is on the nested screen")
+        }
+
         /// Shown one after another, 300 frames are all reported, about a refresh apart; prints the
         /// show() → presented latency (the layer's share of planned → on screen).
         @Test func aLongRunOfFramesIsReportedFrameByFrame() throws {

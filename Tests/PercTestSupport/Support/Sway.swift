@@ -11,6 +11,11 @@ import Glibc
 /// through `setpriv` as the unprivileged uid/gid 65534 (nobody), which owns the runtime directory.
 /// Clients running as root reach its socket all the same. Killed by pid in `stop()` and in `deinit`
 /// (also when a test fails); its log stays in `log` for failure messages.
+///
+/// `nestedInWeston`: sway runs as a window of a headless weston (wlroots' Wayland backend, outputs
+/// WL-1 …) instead of on headless outputs. wlroots 0.15's headless outputs send no present events,
+/// so sway never answers wp_presentation there; nested, its outputs are presented when weston
+/// presents its window, and sway answers with weston's timestamps (weston's clock, CLOCK_MONOTONIC_RAW).
 public final class Sway: @unchecked Sendable {
     // @unchecked: `process` is only touched by the test that owns this object.
     public let runtimeDir: String
@@ -19,11 +24,13 @@ public final class Sway: @unchecked Sendable {
     public let height: Int
     public let outputs: Int
     private let process: Process
+    private var weston: Process?
     private let directory: URL
 
     public static let unprivileged: UInt32 = 65534
 
-    public init(width: Int = 640, height: Int = 480, outputs: Int = 1, executable: String = "/usr/bin/sway") throws {
+    public init(width: Int = 640, height: Int = 480, outputs: Int = 1, nestedInWeston: Bool = false,
+                executable: String = "/usr/bin/sway") throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw PrivateBusError("\(executable) is missing: install the Debian package sway (scripts/setup does)")
         }
@@ -34,7 +41,8 @@ public final class Sway: @unchecked Sendable {
         runtimeDir = directory.path
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let asRoot = getuid() == 0
-        let config = (1...outputs).map { "output HEADLESS-\($0) mode \(width)x\(height) position \(($0 - 1) * width) 0\n" }.joined()
+        let prefix = nestedInWeston ? "WL" : "HEADLESS"
+        let config = (1...outputs).map { "output \(prefix)-\($0) mode \(width)x\(height) position \(($0 - 1) * width) 0\n" }.joined()
             + "xwayland disable\n"
         try config.write(to: directory.appendingPathComponent("config"), atomically: true, encoding: .utf8)
         let logURL = directory.appendingPathComponent("sway.log")
@@ -45,20 +53,48 @@ public final class Sway: @unchecked Sendable {
             }
         }
         chmod(directory.path, 0o700)
-        process = Process()
-        let swayArgs = ["-c", directory.appendingPathComponent("config").path]
-        if asRoot {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(Self.unprivileged)", "--regid=\(Self.unprivileged)", "--clear-groups", executable] + swayArgs
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = swayArgs
+        let base = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "XDG_RUNTIME_DIR": directory.path]
+        func unprivileged(_ p: Process, _ executable: String, _ args: [String]) {
+            if asRoot {
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                p.arguments = ["--reuid=\(Self.unprivileged)", "--regid=\(Self.unprivileged)", "--clear-groups", executable] + args
+            } else {
+                p.executableURL = URL(fileURLWithPath: executable)
+                p.arguments = args
+            }
         }
-        process.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": directory.path, "XDG_RUNTIME_DIR": directory.path,
-            "WLR_BACKENDS": "headless", "WLR_HEADLESS_OUTPUTS": "\(outputs)", "WLR_LIBINPUT_NO_DEVICES": "1",
-            "WLR_RENDERER": "pixman",
-        ]
+        var swayEnvironment = base.merging(["WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"]) { _, new in new }
+        if nestedInWeston {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/weston") else {
+                throw PrivateBusError("/usr/bin/weston is missing: install the Debian package weston (scripts/setup does)")
+            }
+            // Not named wayland-*: the wait below looks for sway's socket.
+            let w = Process()
+            unprivileged(w, "/usr/bin/weston", ["--backend=headless-backend.so", "--socket=weston-0", "--width=\(width * outputs + 64)",
+                                                "--height=\(height + 64)", "--idle-time=0"])
+            w.environment = base
+            w.standardOutput = try FileHandle(forWritingTo: logURL)
+            w.standardError = try FileHandle(forWritingTo: logURL)
+            try w.run()
+            weston = w
+            let socket = directory.appendingPathComponent("weston-0").path
+            let until = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: socket), Date() < until, w.isRunning { usleep(20_000) }
+            guard FileManager.default.fileExists(atPath: socket) else {
+                kill(w.processIdentifier, SIGKILL)
+                w.waitUntilExit()
+                throw PrivateBusError("weston made no socket within 10 s")
+            }
+            swayEnvironment["WLR_BACKENDS"] = "wayland"
+            swayEnvironment["WLR_WL_OUTPUTS"] = "\(outputs)"
+            swayEnvironment["WAYLAND_DISPLAY"] = "weston-0"
+        } else {
+            swayEnvironment["WLR_BACKENDS"] = "headless"
+            swayEnvironment["WLR_HEADLESS_OUTPUTS"] = "\(outputs)"
+        }
+        process = Process()
+        unprivileged(process, executable, ["-c", directory.appendingPathComponent("config").path])
+        process.environment = swayEnvironment
         process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: logURL)
         process.standardError = try FileHandle(forWritingTo: logURL)
@@ -73,8 +109,10 @@ public final class Sway: @unchecked Sendable {
         }
         guard let socket else {
             let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            for p in [process, weston].compactMap({ $0 }) where p.isRunning {
+                kill(p.processIdentifier, SIGKILL)
+                p.waitUntilExit()
+            }
             try? FileManager.default.removeItem(at: directory)
             throw PrivateBusError("sway made no Wayland socket within 10 s: \(log.suffix(2000))")
         }
@@ -109,10 +147,10 @@ public final class Sway: @unchecked Sendable {
     public var socketPath: String { runtimeDir + "/" + display }
 
     public func stop() {
-        if process.isRunning {
-            // SIGKILL: children inherit the test runner's blocked-signal mask, which blocks SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        // SIGKILL: children inherit the test runner's blocked-signal mask, which blocks SIGTERM.
+        for p in [process, weston].compactMap({ $0 }) where p.isRunning {
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
     }
