@@ -59,7 +59,7 @@ struct Run: AsyncParsableCommand {
         }
         let lost = LostSignal()
         let relay = PresentedRelay()
-        let opened = try screen.openDisplay(onPresented: { serial, t in relay.presented(serial: serial, at: t) },
+        let opened = try screen.openDisplay(logger: logger, onPresented: { serial, t in relay.presented(serial: serial, at: t) },
                                             onLost: { reason in lost.fire(reason) })
         defer { opened.stop() }
         let placement = try screen.placement(outputs: opened.outputs)

@@ -1,6 +1,7 @@
 // The display (X11 or Wayland) and where the touch surface is on it: the options `run` and `pixels` share.
 import ArgumentParser
 import Foundation
+import Logging
 import PercOverlay
 import PercOverlayClient
 
@@ -47,13 +48,13 @@ struct ScreenOptions: ParsableArguments {
 
     /// Opens the chosen backend's display; when it cannot, says why in one line and exits 69
     /// (EX_UNAVAILABLE), or 64 for an output name the compositor does not have.
-    func openDisplay(onPresented: @escaping @Sendable (UInt64, Double) -> Void,
+    func openDisplay(logger: Logger, onPresented: @escaping @Sendable (UInt64, Double) -> Void,
                      onLost: @escaping @Sendable (String) -> Void) throws -> OpenedDisplay {
         guard resolvedBackend(environment: ProcessInfo.processInfo.environment) == .wayland else {
             return .x11(try open(onPresented: onPresented, onLost: { onLost($0.description) }))
         }
         do {
-            return .wayland(try WaylandOverlay(display: display, output: output, onPresented: onPresented,
+            return .wayland(try WaylandOverlay(display: display, output: output, logger: logger, onPresented: onPresented,
                                                onLost: { onLost($0.description) }))
         } catch {
             guard error.unavailable else { throw ValidationError(error.description) }

@@ -252,7 +252,7 @@ final class WaylandOverlayLoop: @unchecked Sendable {
             destroyFeedback(f.proxy)
             feedback = nil
             let period = 1 / (output.refreshHz ?? 60)
-            logger.notice("overlay: the compositor on \(setup.name) announces wp_presentation but did not answer the first frame's feedback within \(Self.probeTimeout) s (wlroots 0.15's headless outputs never do); timing frames by their frame callback + one refresh period (\((period * 1000).rounded()) ms), an upper estimate")
+            logger.notice("overlay: the compositor on \(setup.name) announces wp_presentation but did not answer the first frame's feedback within \(Self.probeTimeout) s (headless sway 1.7 never does); timing frames by their frame callback + one refresh period (\((period * 1000).rounded()) ms), an upper estimate")
             pacer.fallBackToEstimate(period: period)
         }
     }
