@@ -274,7 +274,8 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         return b
     }
 
-    private func released(_ proxy: OpaquePointer?) {
+    /// A buffer came back from the compositor (its `release`); a blocked frame is drawn now.
+    func released(_ proxy: OpaquePointer?) {
         guard let b = buffers.first(where: { $0.proxy == proxy }) else { return }
         b.busy = false
         if let blocked { draw(blocked.request, frame: blocked.frame) }
@@ -292,7 +293,8 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         logger.info("overlay: the layer surface is now \(w)×\(h)")
     }
 
-    private func feedbackEnded(_ proxy: OpaquePointer?, _ event: (UInt32) -> WaylandFramePacer.Event) {
+    /// The feedback (or frame callback) `proxy` ended with `event` for its frame.
+    func feedbackEnded(_ proxy: OpaquePointer?, _ event: (UInt32) -> WaylandFramePacer.Event) {
         guard let f = feedback, f.proxy == proxy else { return }
         if pacer.mode == .presentation { feedbackAnswered = true }
         destroyFeedback(f.proxy)
@@ -306,7 +308,7 @@ final class WaylandOverlayLoop: @unchecked Sendable {
     }
 
     /// The compositor's timestamp on CLOCK_MONOTONIC: as it is, or moved by the two clocks' offset now.
-    private func monotonic(sec: UInt64, nsec: UInt32) -> Double {
+    func monotonic(sec: UInt64, nsec: UInt32) -> Double {
         let t = Double(sec) + Double(nsec) / 1e9
         guard setup.clockID != CLOCK_MONOTONIC else { return t }
         var ts = timespec()
@@ -321,39 +323,4 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         }
         droppingDiscs = dropping
     }
-
-    // MARK: - Listeners (C callbacks; `data` is the loop)
-
-    private static func me(_ data: UnsafeMutableRawPointer?) -> WaylandOverlayLoop? {
-        data.map { Unmanaged<WaylandOverlayLoop>.fromOpaque($0).takeUnretainedValue() }
-    }
-
-    nonisolated(unsafe) private static let feedbackListener: UnsafeMutablePointer<wp_presentation_feedback_listener> = {
-        let p = UnsafeMutablePointer<wp_presentation_feedback_listener>.allocate(capacity: 1)
-        p.initialize(to: wp_presentation_feedback_listener(
-            sync_output: { _, _, _ in },
-            presented: { data, fb, secHi, secLo, nsec, _, _, _, _ in
-                guard let loop = me(data) else { return }
-                let at = loop.monotonic(sec: UInt64(secHi) << 32 | UInt64(secLo), nsec: nsec)
-                loop.feedbackEnded(fb) { .presented(frame: $0, at: at) }
-            },
-            discarded: { data, fb in me(data)?.feedbackEnded(fb) { .discarded(frame: $0) } }))
-        return p
-    }()
-
-    nonisolated(unsafe) private static let frameListener: UnsafeMutablePointer<wl_callback_listener> = {
-        let p = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
-        p.initialize(to: wl_callback_listener(done: { data, cb, _ in
-            guard let loop = me(data) else { return }
-            let at = MonotonicSeconds.now()
-            loop.feedbackEnded(cb) { .frameDone(frame: $0, at: at) }
-        }))
-        return p
-    }()
-
-    nonisolated(unsafe) static let bufferListener: UnsafeMutablePointer<wl_buffer_listener> = {
-        let p = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)
-        p.initialize(to: wl_buffer_listener(release: { data, buffer in me(data)?.released(buffer) }))
-        return p
-    }()
 }
