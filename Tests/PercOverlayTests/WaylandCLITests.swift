@@ -20,11 +20,13 @@ extension WaylandTests {
 
         /// WAYLAND_DISPLAY and no X display: the overlay draws through the layer shell. The demo plans
         /// light checks, the overlay draws them on the compositor's screen and reports them presented.
+        /// (`crowded`: checks most of the time, so a screenshot every few hundred ms catches patches;
+        /// the default scenario's few short checks were missed in one run of five.)
         @Test func withOnlyAWaylandDisplayTheDemosPatchesAppearOnTheCompositorsScreen() throws {
             let sway = try Sway(width: 1280, height: 720)
             let below = try sway.screenshot()
-            let demo = try TestProcess(PercTestSupport.CLI.binary.path, ["demo", "--display", "app", "--duration", "40", "--http", "127.0.0.1:0",
-                                                                         "--control-bus", "none"])
+            let demo = try TestProcess(PercTestSupport.CLI.binary.path, ["demo", "--display", "app", "--scenario", "crowded", "--duration", "40",
+                                                                         "--http", "127.0.0.1:0", "--control-bus", "none"])
             defer { demo.stop() }
             var url: String?
             while url == nil, let line = demo.readLine(timeout: 30) {
