@@ -38,6 +38,16 @@ let package = Package(
             pkgConfig: "xcb xcb-shape xcb-present xcb-randr",
             providers: [.apt(["libxcb1-dev", "libxcb-shape0-dev", "libxcb-present-dev", "libxcb-randr0-dev", "pkg-config"])]
         ),
+        // The Wayland edge of `percbridge overlay` only: libwayland-client. Never linked into the service binary.
+        .systemLibrary(
+            name: "CWayland",
+            pkgConfig: "wayland-client",
+            providers: [.apt(["libwayland-dev", "pkg-config"])]
+        ),
+        // wayland-scanner's glue for the protocols beyond the core (layer shell, presentation time;
+        // xdg-shell and virtual pointer for the tests' clients), committed: SwiftPM cannot run the
+        // scanner (scripts/gen-wayland-protocols regenerates it from protocols/).
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"], exclude: ["protocols"]),
         // Pure and deterministic: no I/O, no clock reads.
         .target(name: "MTKTangibles"),
         .target(name: "LightCheck", dependencies: ["MTKTangibles"]),
@@ -95,12 +105,12 @@ let package = Package(
             ],
             plugins: ["WebEmbedPlugin"]
         ),
-        // `percbridge overlay`: light-check patches drawn over the table's app (X11 through xcb),
-        // click-through, with presentation times.
+        // `percbridge overlay`: light-check patches drawn over the table's app (X11 through xcb, or a
+        // Wayland layer-shell surface), click-through, with presentation times.
         .target(
             name: "PercOverlay",
             dependencies: [
-                "CXCB",
+                "CXCB", "CWayland", "CWaylandProtocols",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -182,7 +192,9 @@ let package = Package(
             "PercBridge", "PercOverlayTool", "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport",
             "MTKTangibles", "LightCheck",
         ]),
-        .testTarget(name: "PercOverlayTests", dependencies: ["PercOverlay", "PercTestSupport"]),
+        .testTarget(name: "PercOverlayTests", dependencies: [
+            "PercOverlay", "PercTestSupport", "CWayland", "CWaylandProtocols", "PercOverlayClient",
+        ]),
         .testTarget(name: "PercOverlayClientTests", dependencies: ["PercOverlayClient"]),
         .testTarget(name: "PercBenchTests", dependencies: ["PercBench", "PercEmulator", "PercTestSupport", "PercService", "PercSystem", "MTKTangibles"]),
     ],

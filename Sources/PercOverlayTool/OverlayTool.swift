@@ -1,4 +1,4 @@
-// `percbridge-overlay`: draws the light-check patches over whatever app runs on the table's screen (X11).
+// `percbridge-overlay`: draws the light-check patches over whatever app runs on the table's screen (X11 or Wayland).
 import ArgumentParser
 import Foundation
 import Logging
@@ -21,12 +21,16 @@ struct OverlayTool: AsyncParsableCommand {
         Usually started as `percbridge overlay`, which reads the service's config file ([http] \
         and [overlay]) and passes the values here.
 
+        On Wayland (WAYLAND_DISPLAY set and no X display, or --backend wayland) it draws on the \
+        compositor's overlay layer (zwlr_layer_shell_v1: sway, labwc, KDE, Hyprland; GNOME has \
+        none) with presentation times from wp_presentation.
+
         Where the touch surface is on the screen: by default it fills the primary RandR output \
-        (or the first); --output picks another; --size (and --origin) give the rectangle in \
+        (or the first; on Wayland the first output); --output picks another; --size (and --origin) give the rectangle in \
         pixels for a table whose touch area is not a whole output; --rotation turns the \
         surface's axes clockwise against the screen's.
 
-        Exit status: 0 stopped by a signal; 69 no X display (or it went away for good); \
+        Exit status: 0 stopped by a signal; 69 no display, no layer shell (or the display went away); \
         64 wrong arguments; 76 the service speaks another protocol version.
         """,
         subcommands: [Run.self, Pixels.self],
@@ -55,13 +59,14 @@ struct Run: AsyncParsableCommand {
         }
         let lost = LostSignal()
         let relay = PresentedRelay()
-        let x11 = try screen.open(onPresented: { serial, t in relay.presented(serial: serial, at: t) },
-                                  onLost: { error in lost.fire(error.description) })
-        defer { x11.stop() }
-        let placement = try screen.placement(outputs: x11.outputs)
-        logger.info("drawing on \(screen.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? "?"): surface at \(Int(placement.width))x\(Int(placement.height))+\(Int(placement.originX))+\(Int(placement.originY)) rotation \(placement.rotation); presentation times from \(x11.timing == .present ? "the Present extension" : "an estimate (draw + one refresh)")")
+        let opened = try screen.openDisplay(logger: logger, onPresented: { serial, t in relay.presented(serial: serial, at: t) },
+                                            onLost: { reason in lost.fire(reason) })
+        defer { opened.stop() }
+        let placement = try screen.placement(outputs: opened.outputs)
+        let about = opened.describe(xDisplay: screen.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? "?")
+        logger.info("drawing on \(about.on): surface at \(Int(placement.width))x\(Int(placement.height))+\(Int(placement.originX))+\(Int(placement.originY)) rotation \(placement.rotation); presentation times from \(about.timing)")
         let client = OverlayClient(endpoint: endpoint, session: OverlaySession(placement: placement),
-                                   display: X11Display(x11), logger: logger)
+                                   display: opened.display, logger: logger)
         relay.client.withLock { $0 = client }
         let reason = await withTaskGroup(of: String?.self) { group in
             group.addTask { await client.run() }
@@ -102,6 +107,11 @@ struct Pixels: ParsableCommand {
 
     func run() throws {
         let surface = try ScreenOptions.pair(surfaceMm, separator: "x", what: "--surface-mm", example: "1018x573")
+        guard screen.resolvedBackend(environment: ProcessInfo.processInfo.environment) == .x11 else {
+            // A Wayland compositor does not let a client read the screen (grim uses a wlroots-only protocol).
+            FileHandle.standardError.write(Data("percbridge-overlay: pixels reads the screen through X11 only; on Wayland pass an X display (--display, e.g. Xvfb for `percbridge demo --display screen`)\n".utf8))
+            throw ExitCode(69)
+        }
         let x11 = try screen.open(onPresented: { _, _ in }, onLost: { _ in })
         defer { x11.stop() }
         let placement = try screen.placement(outputs: x11.outputs)
