@@ -67,6 +67,28 @@ import PercTestSupport
         #expect(overlay.status == 78 && overlay.stderr.contains("overlay.size"), "\(overlay.stderr)")
     }
 
+    /// `[overlay] backend` (and `--backend`) reach percbridge-overlay: with an X display in the
+    /// environment that does not exist, "wayland" makes it try Wayland instead (and say so in
+    /// one line, exit 69, since no compositor runs); a bad value is named by config check.
+    @Test func theConfigsBackendReachesTheOverlay() async throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cfg = dir.appendingPathComponent("pb.toml").path
+        try "[overlay]\nbackend = \"wayland\"\n".write(toFile: cfg, atomically: true, encoding: .utf8)
+        var environment = Self.noDisplay
+        environment["DISPLAY"] = ":987"
+        environment["XDG_RUNTIME_DIR"] = dir.path
+        environment["WAYLAND_DISPLAY"] = "pb-no-compositor-\(getpid())"
+        let env = environment
+        let wayland = try await offPool { try CLI.run(["overlay", "--config", cfg], environment: env) }
+        #expect(wayland.status == 69 && wayland.stderr.contains("cannot connect to Wayland display pb-no-compositor"), "\(wayland.stderr)")
+        let x11 = try await offPool { try CLI.run(["overlay", "--config", cfg, "--backend", "x11"], environment: env) }
+        #expect(x11.status == 69 && x11.stderr.contains("cannot open X display :987"), "\(x11.stderr)")
+        try "[overlay]\nbackend = \"mir\"\n".write(toFile: cfg, atomically: true, encoding: .utf8)
+        let bad = try await offPool { try CLI.run(["config", "check", cfg]) }
+        #expect(bad.status == 78 && bad.stderr.contains("overlay.backend") && bad.stderr.contains("\"wayland\""), "\(bad.stderr)")
+    }
+
     @Test func aPercbridgeWithoutItsOverlaySaysHowToGetIt() async throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

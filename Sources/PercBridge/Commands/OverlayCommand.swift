@@ -1,4 +1,4 @@
-// `percbridge overlay`: reads the service's config and starts percbridge-overlay (X11) with it.
+// `percbridge overlay`: reads the service's config and starts percbridge-overlay (X11 or Wayland) with it.
 import ArgumentParser
 import Foundation
 import Glibc
@@ -13,7 +13,7 @@ import PercSystem
 struct OverlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overlay",
-        abstract: "Draw the light-check patches over any app on the table's screen (X11).",
+        abstract: "Draw the light-check patches over any app on the table's screen (X11 or Wayland).",
         discussion: """
         Most table software speaks TUIO only and never draws PercBridge's light-check patches, \
         so PERCs are only guessed from their touches. Run this in the table's graphical session \
@@ -25,12 +25,15 @@ struct OverlayCommand: ParsableCommand {
         Examples:
           percbridge overlay                                  # the config at \(ServeCommand.defaultConfigPath)
           percbridge overlay --output HDMI-1
+          percbridge overlay --backend wayland                # sway, labwc, KDE: the layer shell
           percbridge overlay --size 1920x1080 --origin 0,0 --rotation 180
         """
     )
 
     @Option(help: "The service's config file ([http] bind/token, [overlay]); default \(ServeCommand.defaultConfigPath).")
     var config: String?
+    @Option(help: "auto (X11 with a display, else Wayland), x11 or wayland (default: [overlay] backend, else auto).")
+    var backend: String?
     @Option(help: "The X display (default: [overlay] display, else $DISPLAY).")
     var display: String?
     @Option(help: "The RandR output the touch surface fills (default: [overlay] output, else the primary).")
@@ -50,7 +53,7 @@ struct OverlayCommand: ParsableCommand {
         guard cfg.http.enabled else {
             throw CLIError(.config, "the service's web server is off ([http] enabled = false): the overlay talks to it over /ws; turn it on")
         }
-        let args = Self.arguments(config: cfg, display: display, output: output, origin: origin, size: size,
+        let args = Self.arguments(config: cfg, backend: backend, display: display, output: output, origin: origin, size: size,
                                   rotation: rotation, logLevel: logLevel)
         guard let path = SiblingExecutable.path("percbridge-overlay") else {
             throw CLIError(.unavailable, "the overlay is percbridge-overlay, which is not beside \(SiblingExecutable.current); build it (swift build -c release --product percbridge-overlay) or install the percbridge package")
@@ -64,13 +67,16 @@ struct OverlayCommand: ParsableCommand {
     }
 
     /// percbridge-overlay's arguments: flags first, then the config's [overlay], then defaults.
-    static func arguments(config cfg: ServiceConfig, display: String?, output: String?, origin: String?, size: String?,
-                          rotation: Int?, logLevel: String) -> [String] {
+    static func arguments(config cfg: ServiceConfig, backend: String? = nil, display: String?, output: String?, origin: String?,
+                          size: String?, rotation: Int?, logLevel: String) -> [String] {
         // A wildcard bind is reached on loopback from the same machine.
         let bindHost = cfg.http.bind.host
         let host = ["0.0.0.0", "::", "", "*"].contains(bindHost) ? "127.0.0.1" : bindHost
         let hostPart = host.contains(":") ? "[\(host)]" : host
+        // An explicit choice only: "auto" leaves $PERCBRIDGE_OVERLAY_BACKEND in charge.
+        let chosen = backend ?? (cfg.overlay.backend == "auto" ? nil : cfg.overlay.backend)
         return ["run", "--url", "ws://\(hostPart):\(cfg.http.bind.port)/ws", "--log-level", logLevel]
+            + (chosen.map { ["--backend", $0] } ?? [])
             + placement(cfg.overlay, display: display, output: output, origin: origin, size: size, rotation: rotation)
     }
 

@@ -171,8 +171,14 @@ public enum ConfigLoader {
     /// `[overlay]` (docs/overlay.md): where `percbridge overlay` puts the surface on the screen.
     private static func overlay(_ r: ConfigTableReader) -> ServiceConfig.Overlay {
         var o = ServiceConfig.Overlay()
-        o.display = r.string("display", allowed: "an X display such as \":0\", or empty for $DISPLAY", default: "")
-        o.output = r.string("output", allowed: "a RandR output name such as \"HDMI-1\" (xrandr lists them)", default: "")
+        let backends = "\"auto\", \"x11\" or \"wayland\""
+        o.backend = r.string("backend", allowed: backends, default: "auto")
+        if !["auto", "x11", "wayland"].contains(o.backend) {
+            r.fail("backend", "\"\(o.backend.prefix(40))\" is not a display backend", allowed: backends)
+            o.backend = "auto"
+        }
+        o.display = r.string("display", allowed: "an X display such as \":0\" (with backend wayland: a Wayland display such as \"wayland-1\"), or empty for the session's", default: "")
+        o.output = r.string("output", allowed: "an output name such as \"HDMI-1\" (xrandr or the compositor lists them)", default: "")
         func pixels(_ key: String, _ separator: Character, _ example: String) -> String {
             let v = r.string(key, allowed: "pixels as \(example)", default: "")
             guard let problem = ServiceConfig.Overlay.pairProblem(v, separator: separator) else { return v }

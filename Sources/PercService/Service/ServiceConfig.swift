@@ -133,7 +133,10 @@ public struct ServiceConfig: Hashable, Sendable {
 
     /// `percbridge overlay` (docs/overlay.md): where the touch surface is on the screen it draws on.
     public struct Overlay: Hashable, Sendable {
-        /// The X display; empty: the session's $DISPLAY.
+        /// Which display server to draw through: "auto" (X11 with a display, else Wayland with
+        /// $WAYLAND_DISPLAY), "x11" or "wayland".
+        public var backend = "auto"
+        /// The X display (or, with backend wayland, the Wayland display); empty: the session's.
         public var display = ""
         /// The RandR output the surface fills; empty: the primary (or first) output.
         public var output = ""
