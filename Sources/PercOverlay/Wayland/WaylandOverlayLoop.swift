@@ -26,11 +26,7 @@ final class WaylandOverlayLoop: @unchecked Sendable {
     private let logger: Logger
     private let onPresented: @Sendable (UInt64, Double) -> Void
     private let onLost: @Sendable (WaylandError) -> Void
-    private let inbox = Mutex<FramePacer.Request?>(nil)
-    private let stopRequested = Atomic<Bool>(false)
-    private let ended = Atomic<Bool>(false)
-    private let loopThread = Atomic<UInt>(0)
-    private let endSignal = DispatchSemaphore(value: 0)
+    private let control: OverlayThreadControl
 
     private var pacer: WaylandFramePacer
     private var width: Int
@@ -64,6 +60,7 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         height = configure.height
         wakeup = try Self.makeWakeup()
         self.logger = logger
+        control = OverlayThreadControl(wakeup: wakeup, name: "Wayland", logger: logger)
         self.onPresented = onPresented
         self.onLost = onLost
         pacer = WaylandFramePacer(mode: setup.presentation != nil ? .presentation : .estimate(period: 1 / (output.refreshHz ?? 60)))
@@ -91,35 +88,21 @@ final class WaylandOverlayLoop: @unchecked Sendable {
 
     // MARK: - Other threads
 
-    func show(_ request: FramePacer.Request) {
-        guard !stopRequested.load(ordering: .acquiring) else { return }
-        inbox.withLock { $0 = request }
-        wakeup.poke()
-    }
+    func show(_ request: FramePacer.Request) { control.show(request) }
 
     /// Ends the thread and waits (up to 2 s) until it has destroyed the surface and disconnected;
     /// called on the loop thread itself (from a callback), it only asks.
-    func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        wakeup.poke()
-        guard loopThread.load(ordering: .acquiring) != UInt(pthread_self()) else { return }
-        guard !ended.load(ordering: .acquiring) else { return }
-        if endSignal.wait(timeout: .now() + 2) == .success {
-            endSignal.signal()
-        } else {
-            logger.warning("overlay: the Wayland thread did not end within 2 s of stop()")
-        }
-    }
+    func stop() { control.stop() }
 
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+    var hasEnded: Bool { control.hasEnded }
 
     // MARK: - The thread
 
     private func run() {
-        loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        control.threadStarted()
         _ = percbridge_wl_set_thread_name("wl overlay")
         let lost = runUntilStoppedOrLost()
-        if let lost, !stopRequested.load(ordering: .acquiring) {
+        if let lost, !control.stopping {
             logger.info("overlay: \(lost)")
             onLost(lost)
         }
@@ -127,14 +110,13 @@ final class WaylandOverlayLoop: @unchecked Sendable {
         feedback = nil
         buffers = []
         setup.tearDown()
-        ended.store(true, ordering: .releasing)
-        endSignal.signal()
+        control.threadEnded()
     }
 
     private func runUntilStoppedOrLost() -> WaylandError? {
         let d = setup.display
         let fd = wl_display_get_fd(d)
-        while !stopRequested.load(ordering: .acquiring) {
+        while !control.stopping {
             takeInbox()
             if let due = pacer.deadline, MonotonicSeconds.now() >= due { perform(pacer.handle(.deadlineReached, now: MonotonicSeconds.now())) }
             while wl_display_prepare_read(d) != 0 {
@@ -169,7 +151,7 @@ final class WaylandOverlayLoop: @unchecked Sendable {
     }
 
     private func takeInbox() {
-        guard let request = inbox.withLock({ slot -> FramePacer.Request? in defer { slot = nil }; return slot }) else { return }
+        guard let request = control.takeRequest() else { return }
         perform(pacer.handle(.requested(request), now: MonotonicSeconds.now()))
     }
 

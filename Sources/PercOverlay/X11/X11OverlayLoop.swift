@@ -26,11 +26,7 @@ final class X11OverlayLoop: @unchecked Sendable {
     private let presentOpcode: UInt8?
     private let onPresented: @Sendable (UInt64, Double) -> Void
     private let onLost: @Sendable (X11Error) -> Void
-    private let inbox = Mutex<FramePacer.Request?>(nil)
-    private let stopRequested = Atomic<Bool>(false)
-    private let ended = Atomic<Bool>(false)
-    private let loopThread = Atomic<UInt>(0)
-    private let endSignal = DispatchSemaphore(value: 0)
+    private let control: OverlayThreadControl
 
     private var pacer: FramePacer
     private var raiser = RaiseLimiter()
@@ -53,6 +49,7 @@ final class X11OverlayLoop: @unchecked Sendable {
         self.connection = connection
         self.window = window
         self.wakeup = wakeup
+        control = OverlayThreadControl(wakeup: wakeup, name: "X11", logger: logger)
         self.presentOpcode = presentOpcode
         self.logger = logger
         self.onPresented = onPresented
@@ -67,27 +64,13 @@ final class X11OverlayLoop: @unchecked Sendable {
     // MARK: - Other threads
 
     /// Latest wins; never blocks on the server.
-    func show(_ request: FramePacer.Request) {
-        guard !stopRequested.load(ordering: .acquiring) else { return }
-        inbox.withLock { $0 = request }
-        wakeup.poke()
-    }
+    func show(_ request: FramePacer.Request) { control.show(request) }
 
     /// Ends the thread and waits (up to 2 s) until it has destroyed the window and disconnected;
     /// called on the loop thread itself (from a callback), it only asks.
-    func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        wakeup.poke()
-        guard loopThread.load(ordering: .acquiring) != UInt(pthread_self()) else { return }
-        guard !ended.load(ordering: .acquiring) else { return }
-        if endSignal.wait(timeout: .now() + 2) == .success {
-            endSignal.signal()  // for the next waiter
-        } else {
-            logger.warning("overlay: the X11 thread did not end within 2 s of stop()")
-        }
-    }
+    func stop() { control.stop() }
 
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+    var hasEnded: Bool { control.hasEnded }
 
     /// Makes the loop look at xcb's queue (another thread read from the connection).
     func wake() { wakeup.poke() }
@@ -95,11 +78,11 @@ final class X11OverlayLoop: @unchecked Sendable {
     // MARK: - The thread
 
     private func run() {
-        loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        control.threadStarted()
         _ = percbridge_xcb_set_thread_name("x11 overlay")
         let lost = runUntilStoppedOrLost()
         if let lost {
-            if !stopRequested.load(ordering: .acquiring) {
+            if !control.stopping {
                 logger.info("overlay: \(lost)")
                 onLost(lost)
             }
@@ -108,15 +91,14 @@ final class X11OverlayLoop: @unchecked Sendable {
             _ = xcb_flush(connection.raw)
         }
         connection.close()
-        ended.store(true, ordering: .releasing)
-        endSignal.signal()
+        control.threadEnded()
     }
 
     /// Returns nil when stopped, the reason when the connection broke.
     private func runUntilStoppedOrLost() -> X11Error? {
         let c = connection.raw
         let socket = xcb_get_file_descriptor(c)
-        while !stopRequested.load(ordering: .acquiring) {
+        while !control.stopping {
             processEverything()
             if let failure = connection.failure() { return failure }
             guard xcb_flush(c) > 0 else { return connection.failure() ?? lostWithoutReason() }
@@ -155,7 +137,7 @@ final class X11OverlayLoop: @unchecked Sendable {
         while progressed, rounds < Self.maxRounds {
             progressed = false
             rounds += 1
-            if let request = inbox.withLock({ slot -> FramePacer.Request? in defer { slot = nil }; return slot }) {
+            if let request = control.takeRequest() {
                 perform(pacer.handle(.requested(request), now: MonotonicSeconds.now()))
                 progressed = true
             }
