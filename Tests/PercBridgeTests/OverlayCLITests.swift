@@ -117,10 +117,32 @@ import PercTestSupport
     @Test func demoOnTheRealScreenConfirmsChecksDrawnByTheOverlay() async throws {
         let x = try Xvfb(width: 1280, height: 720)
         defer { x.stop() }
-        // The app below shows black where no patch is (the simulated display's background).
+        let run = try Self.demoOnScreen(x, demo: [], overlay: [], seconds: 30)
+        #expect(run.confirmed > 0, "no check confirmed through the real screen: \(run.summary)\noverlay: \(run.overlayLog)")
+        #expect(run.meanMM <= 2, "\(run.meanLine)")
+        #expect(run.text.contains(" 0 swapped"), "\(run.text)")
+        #expect(run.overlayLog.contains("drawing the light-check overlay"), "the overlay drew: \(run.overlayLog)")
+    }
+
+    /// What `demo --display screen` with `percbridge-overlay` on `x` printed.
+    struct ScreenDemoRun {
+        var text: String
+        var summary: String
+        /// Light checks confirmed, from the summary.
+        var confirmed: Int
+        var meanLine: String
+        /// Reported pose vs simulator truth, mean (mm).
+        var meanMM: Double
+        var overlayLog: String
+    }
+
+    /// Runs `demo --display screen` (plus `demo`) for `seconds` on `x` over a black root (the
+    /// simulated display's background) and, once it listens, `percbridge-overlay --url …`
+    /// (plus `overlay`); returns what the demo printed at its end.
+    static func demoOnScreen(_ x: Xvfb, demo extra: [String], overlay overlayArgs: [String], seconds: Int) throws -> ScreenDemoRun {
         #expect(try x.run("/usr/bin/xsetroot", ["-solid", "black"]).status == 0)
-        let demo = try TestProcess(CLI.binary.path, ["demo", "--display", "screen", "--duration", "30", "--http", "127.0.0.1:0",
-                                                     "--control-bus", "none", "--tuio-version", "1.1"],
+        let demo = try TestProcess(CLI.binary.path, ["demo", "--display", "screen", "--duration", "\(seconds)", "--http", "127.0.0.1:0",
+                                                     "--control-bus", "none", "--tuio-version", "1.1"] + extra,
                                    environment: ["DISPLAY": x.display])
         defer { demo.stop() }
         var url: String?
@@ -130,21 +152,18 @@ import PercTestSupport
             if let r = line.range(of: "ws://") { url = String(line[r.lowerBound...].prefix { $0 != " " }) }
         }
         let ws = try #require(url, "the demo printed no app protocol address: \(header) \(demo.errorOutput())")
-        let overlay = try TestProcess(Self.overlayBinary.path, ["--url", ws], environment: ["DISPLAY": x.display])
+        let overlay = try TestProcess(overlayBinary.path, ["--url", ws] + overlayArgs, environment: ["DISPLAY": x.display])
         defer { overlay.stop() }
         var out: [String] = []
         while let line = demo.readLine(timeout: 60) { out.append(line) }
-        let text = out.joined(separator: "\n")
         overlay.stop()
+        let text = out.joined(separator: "\n")
         let summary = try #require(out.first { $0.hasPrefix("demo summary:") }, "\(text)\n\(demo.errorOutput())")
         let confirmed = Int(summary.components(separatedBy: "light checks ").last?.split(separator: " ").first ?? "") ?? 0
-        #expect(confirmed > 0, "no check confirmed through the real screen: \(summary)\noverlay: \(overlay.errorOutput())")
         let meanLine = try #require(out.first { $0.contains("reported pose vs simulator truth: mean") })
         let mean = Double(meanLine.components(separatedBy: "mean ").last?.split(separator: " ").first ?? "") ?? .infinity
-        #expect(mean <= 2, "\(meanLine)")
-        #expect(text.contains(" 0 swapped"), "\(text)")
-        let log = overlay.errorOutput()
-        #expect(log.contains("drawing the light-check overlay"), "the overlay drew: \(log)")
+        return ScreenDemoRun(text: text, summary: summary, confirmed: confirmed, meanLine: meanLine, meanMM: mean,
+                             overlayLog: overlay.errorOutput())
     }
 
     /// A free TCP port on loopback (bound and released).
