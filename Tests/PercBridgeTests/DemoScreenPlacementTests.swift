@@ -5,7 +5,7 @@ import Testing
 import PercTestSupport
 
 @Suite(.serialized) struct DemoScreenPlacementTests {
-    /// The overlay puts the surface at 800x450+200+150 and the demo is told the same through a
+    /// The overlay puts the surface at 1000x560+200+100 and the demo is told the same through a
     /// config's [overlay]: checks are confirmed through the real screen and every PERC is
     /// tracked within 2 mm of its truth.
     @Test func theDemoReadsTheScreenWhereTheOverlayPutTheSurface() async throws {
@@ -14,13 +14,13 @@ import PercTestSupport
         let dir = try OverlayCLITests.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let config = dir.appendingPathComponent("percbridge.toml")
-        try "[overlay]\norigin = \"200,150\"\nsize = \"800x450\"\n".write(to: config, atomically: true, encoding: .utf8)
+        try "[overlay]\norigin = \"200,100\"\nsize = \"1000x560\"\n".write(to: config, atomically: true, encoding: .utf8)
         let run = try OverlayCLITests.demoOnScreen(x, demo: ["--screen-config", config.path],
-                                                   overlay: ["--origin", "200,150", "--size", "800x450"], seconds: 20)
+                                                   overlay: ["--origin", "200,100", "--size", "1000x560"], seconds: 30)
         #expect(run.confirmed > 0, "no check confirmed through the offset surface: \(run.summary)\noverlay: \(run.overlayLog)")
         #expect(run.meanMM <= 2, "\(run.meanLine)")
         #expect(run.text.contains(" 0 swapped"), "\(run.text)")
-        print("demo --display screen at 800x450+200+150: \(run.summary); \(run.meanLine.trimmingCharacters(in: .whitespaces))")
+        print("demo --display screen at 1000x560+200+100: \(run.summary); \(run.meanLine.trimmingCharacters(in: .whitespaces))")
     }
 
     /// The placement flags are checked before anything starts.

@@ -118,6 +118,7 @@ import PercTestSupport
         let x = try Xvfb(width: 1280, height: 720)
         defer { x.stop() }
         let run = try Self.demoOnScreen(x, demo: [], overlay: [], seconds: 30)
+        print("demo --display screen, full screen: \(run.summary); \(run.meanLine.trimmingCharacters(in: .whitespaces))")
         #expect(run.confirmed > 0, "no check confirmed through the real screen: \(run.summary)\noverlay: \(run.overlayLog)")
         #expect(run.meanMM <= 2, "\(run.meanLine)")
         #expect(run.text.contains(" 0 swapped"), "\(run.text)")
