@@ -15,25 +15,7 @@ extension WaylandTests {
             #expect(overlay.timing == .estimate, "headless sway answered wp_presentation: update this test and docs/overlay.md")
             let period = 1 / (overlay.output.refreshHz ?? 60)
 
-            var shownAt: [UInt64: Double] = [:]
-            func show(_ serial: UInt64) {
-                shownAt[serial] = monotonicNow()
-                overlay.show([OverlayDisc(x: Double(20 * serial), y: 100, radius: 10, white: serial % 2 == 0)], serial: serial)
-            }
-            show(1)
-            #expect(reports.waitForPresented(1) != nil)
-            // A burst: at most the first (drawn at once) and the last get drawn; the rest are
-            // superseded while a frame is in flight.
-            for serial in UInt64(2)...10 { show(serial) }
-            #expect(reports.waitForPresented(10) != nil)
-            usleep(200_000)
-
-            let all = reports.presentedSoFar
-            #expect(all.map(\.serial) == all.map(\.serial).sorted(), "reports in show order")
-            #expect(Set(all.map(\.serial)).count == all.count, "each serial reported once")
-            let burst = all.filter { $0.serial >= 2 }
-            #expect(burst.count <= 2, "superseded shows were reported: \(burst.map(\.serial))")
-            #expect(burst.last?.serial == 10)
+            let (all, shownAt) = showOneThenABurst(on: overlay, reports: reports)
             for report in all {
                 let before = try #require(shownAt[report.serial])
                 // The estimate is the frame callback plus one period: never before the show plus a

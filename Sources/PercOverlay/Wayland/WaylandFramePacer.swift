@@ -16,12 +16,8 @@ struct WaylandFramePacer {
         case estimate(period: Double)
     }
 
-    enum State: Equatable {
-        case idle
-        case awaiting(frame: UInt32, serial: UInt64, committedAt: Double)
-        /// Reported as shown at `until` (estimate mode): the next frame waits for that time.
-        case holding(until: Double)
-    }
+    /// Idle, a frame awaiting its feedback (since its commit) or holding (estimate mode), as on X11.
+    typealias State = FramePacing<Action>.State
 
     enum Event: Equatable {
         case requested(FramePacer.Request)
@@ -45,11 +41,12 @@ struct WaylandFramePacer {
     static let completionTimeout = FramePacer.completionTimeout
 
     private(set) var mode: Mode
-    private(set) var state: State = .idle
-    private(set) var waiting: FramePacer.Request?
-    private var nextFrame: UInt32 = 1
+    private var pacing = FramePacing<Action>()
 
     init(mode: Mode) { self.mode = mode }
+
+    var state: State { pacing.state }
+    var waiting: FramePacer.Request? { pacing.waiting }
 
     /// From now on frames are timed by their frame callback plus `period`: for a compositor that
     /// announces wp_presentation but never answers its feedback (sway 1.7 on wlroots 0.15's headless
@@ -58,55 +55,26 @@ struct WaylandFramePacer {
         mode = .estimate(period: period)
     }
 
-    var deadline: Double? {
-        switch state {
-        case .idle: nil
-        case .awaiting(_, _, let committedAt): committedAt + Self.completionTimeout
-        case .holding(let until): until
-        }
-    }
+    var deadline: Double? { pacing.deadline }
 
     mutating func handle(_ event: Event, now: Double) -> [Action] {
         switch (state, event) {
         case (_, .requested(let request)):
-            waiting = request
-            return state == .idle ? drawWaiting(now: now) : []
+            return pacing.request(request, now: now)
         case (.awaiting(let frame, let serial, _), .presented(let done, let at)) where done == frame && mode == .presentation:
-            state = .idle
-            return [.reportPresented(serial: serial, at: at)] + drawWaiting(now: now)
+            return pacing.presented(serial: serial, at: at, now: now)
         case (.awaiting(let frame, let serial, _), .discarded(let done)) where done == frame:
-            state = .idle
-            return [.discarded(serial: serial, frame: frame)] + drawWaiting(now: now)
+            return [.discarded(serial: serial, frame: frame)] + pacing.release(now: now)
         case (.awaiting(let frame, let serial, _), .frameDone(let done, let at)) where done == frame:
             guard case .estimate(let period) = mode else { return [] }
-            let shownAt = at + period
-            state = .holding(until: shownAt)
-            return [.reportPresented(serial: serial, at: shownAt)] + (now >= shownAt ? release(now: now) : [])
+            return pacing.hold(serial: serial, shownAt: at + period, now: now)
         case (_, .presented), (_, .discarded), (_, .frameDone):
             // A frame abandoned earlier, or a callback of the other mode: not ours to report.
             return []
-        case (.idle, .deadlineReached):
-            return []
-        case (.holding(let until), .deadlineReached):
-            return now >= until ? release(now: now) : []
-        case (.awaiting(let frame, let serial, let committedAt), .deadlineReached):
-            guard now >= committedAt + Self.completionTimeout else { return [] }
-            state = .idle
-            return [.abandon(serial: serial, frame: frame)] + drawWaiting(now: now)
+        case (_, .deadlineReached):
+            return pacing.deadlineReached(now: now)
         }
     }
-
-    private mutating func release(now: Double) -> [Action] {
-        state = .idle
-        return drawWaiting(now: now)
-    }
-
-    private mutating func drawWaiting(now: Double) -> [Action] {
-        guard let request = waiting else { return [] }
-        waiting = nil
-        let frame = nextFrame
-        nextFrame = nextFrame == .max ? 1 : nextFrame + 1
-        state = .awaiting(frame: frame, serial: request.serial, committedAt: now)
-        return [.draw(request, frame: frame)]
-    }
 }
+
+extension WaylandFramePacer.Action: FramePacingAction {}

@@ -54,66 +54,44 @@ struct FramePacer {
     static let completionTimeout = 0.5
 
     let mode: Mode
-    private(set) var state: State = .idle
-    /// The newest show() not drawn yet.
-    private(set) var waiting: Request?
-    private var nextFrame: UInt32 = 1
+    private var pacing = FramePacing<Action>()
 
     init(mode: Mode) { self.mode = mode }
 
-    /// When the loop must come back with `.deadlineReached`, if ever.
-    var deadline: Double? {
-        switch state {
-        case .idle: nil
-        case .awaitingCompletion(_, _, let drawnAt), .awaitingRoundTrip(_, _, let drawnAt): drawnAt + Self.completionTimeout
-        case .holding(let until): until
+    /// The shared state, named for the event this mode waits on.
+    var state: State {
+        switch pacing.state {
+        case .idle: .idle
+        case .awaiting(let frame, let serial, let drawnAt) where mode == .present: .awaitingCompletion(frame: frame, serial: serial, drawnAt: drawnAt)
+        case .awaiting(let frame, let serial, let drawnAt): .awaitingRoundTrip(frame: frame, serial: serial, drawnAt: drawnAt)
+        case .holding(let until): .holding(until: until)
         }
     }
+
+    /// The newest show() not drawn yet.
+    var waiting: Request? { pacing.waiting }
+
+    /// When the loop must come back with `.deadlineReached`, if ever.
+    var deadline: Double? { pacing.deadline }
 
     mutating func handle(_ event: Event, now: Double) -> [Action] {
         switch (state, event) {
         case (_, .requested(let request)):
-            waiting = request
-            return state == .idle ? drawWaiting(now: now) : []
+            return pacing.request(request, now: now)
         case (.awaitingCompletion(let frame, let serial, _), .presentCompleted(let completed, let at)) where completed == frame:
-            state = .idle
-            return [.reportPresented(serial: serial, at: at)] + drawWaiting(now: now)
+            return pacing.presented(serial: serial, at: at, now: now)
         case (_, .presentCompleted):
             // A frame abandoned earlier, or another client's notify on our window: not ours to report.
             return []
         case (.awaitingRoundTrip(_, let serial, _), .roundTripReturned(let at)):
             guard case .estimate(let period) = mode else { return [] }
-            let shownAt = at + period
-            state = .holding(until: shownAt)
-            return [.reportPresented(serial: serial, at: shownAt)] + (now >= shownAt ? release(now: now) : [])
+            return pacing.hold(serial: serial, shownAt: at + period, now: now)
         case (_, .roundTripReturned):
             return []
-        case (.idle, .deadlineReached):
-            return []
-        case (.holding(let until), .deadlineReached):
-            return now >= until ? release(now: now) : []
-        case (.awaitingCompletion(let frame, let serial, let drawnAt), .deadlineReached),
-             (.awaitingRoundTrip(let frame, let serial, let drawnAt), .deadlineReached):
-            guard now >= drawnAt + Self.completionTimeout else { return [] }
-            state = .idle
-            return [.abandon(serial: serial, frame: frame)] + drawWaiting(now: now)
+        case (_, .deadlineReached):
+            return pacing.deadlineReached(now: now)
         }
-    }
-
-    private mutating func release(now: Double) -> [Action] {
-        state = .idle
-        return drawWaiting(now: now)
-    }
-
-    private mutating func drawWaiting(now: Double) -> [Action] {
-        guard let request = waiting else { return [] }
-        waiting = nil
-        let frame = nextFrame
-        nextFrame = nextFrame == .max ? 1 : nextFrame + 1
-        switch mode {
-        case .present: state = .awaitingCompletion(frame: frame, serial: request.serial, drawnAt: now)
-        case .estimate: state = .awaitingRoundTrip(frame: frame, serial: request.serial, drawnAt: now)
-        }
-        return [.draw(request, frame: frame)]
     }
 }
+
+extension FramePacer.Action: FramePacingAction {}
