@@ -187,7 +187,10 @@ import PercTestSupport
         defer { x.stop() }
         try x.paintRootGrey()
         let port = try Self.freePort()
-        let args = ["demo", "--display", "app", "--duration", "60", "--http", "127.0.0.1:\(port)", "--control-bus", "none"]
+        // The crowded scenario has checks on screen most of the time: a screenshot catches a patch
+        // even on a loaded machine (the default scenario's few short checks were missed once).
+        let args = ["demo", "--display", "app", "--scenario", "crowded", "--duration", "60", "--http", "127.0.0.1:\(port)",
+                    "--control-bus", "none"]
         let first = try TestProcess(CLI.binary.path, args)
         defer { first.stop() }
         #expect(first.readLine(timeout: 30)?.contains("PercBridge demo") == true)
