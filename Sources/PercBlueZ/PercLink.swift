@@ -30,8 +30,9 @@ public final class PercLink: Sendable {
         /// How long Connected=true may follow a successful Connect answer (it follows within
         /// milliseconds when the link is there: 3 ms on the real-BlueZ harness).
         var connectedGrace: Duration = .milliseconds(300)
-        /// How long a paired PERC is left alone after its adapter appeared (bluetoothd came
-        /// back, the adapter was plugged in), unless it shows Connected=true first. bluetoothd
+        /// How long a paired PERC whose link was up when bluetoothd vanished (a SIGKILL, a
+        /// crash) is left alone after its adapter appeared again, unless it shows
+        /// Connected=true first. bluetoothd
         /// publishes its devices first and reads the kernel's links (MGMT Get Connections)
         /// behind its queue of start-up commands, 0.1 s later on the real-BlueZ harness; a
         /// Connect in between, to a PERC whose link outlived a killed bluetoothd, left
@@ -118,6 +119,8 @@ public final class PercLink: Sendable {
             lastStatus = s
         }
         let forever: Duration = .seconds(86_400 * 365)
+        // See `connectionsReadGrace`: set when the link was up as bluetoothd vanished.
+        var upWhenBluetoothdLeft = false
         while !Task.isCancelled {
             guard mirror.bluetoothdPresent else {
                 once(.waitingForBluetoothd)
@@ -139,7 +142,7 @@ public final class PercLink: Sendable {
                 await discovery.unwant()
                 continue
             }
-            if !device.connected, device.paired, let adapter = device.adapter,
+            if upWhenBluetoothdLeft, !device.connected, device.paired, let adapter = device.adapter,
                let age = mirror.adapterAge(adapter), age < configuration.connectionsReadGrace.seconds {
                 // Its adapter just appeared: let bluetoothd say whether the kernel still holds
                 // the link (Connected=true) before connecting (`connectionsReadGrace`).
@@ -150,6 +153,7 @@ public final class PercLink: Sendable {
                 if Task.isCancelled { break }
                 continue
             }
+            upWhenBluetoothdLeft = false
             if !device.connected {
                 attempt += 1
                 once(.connecting(attempt: attempt))
@@ -316,6 +320,10 @@ public final class PercLink: Sendable {
                 reason = lossReason(mirror, device: path) ?? reason
             }
             await unsubscribe(subscription)
+            // Up when bluetoothd vanished (a SIGKILL, a crash): the kernel may still hold the
+            // link, which the next bluetoothd reads a moment after its devices appear
+            // (`connectionsReadGrace`). A bluetoothd that stops cleanly drops its links first.
+            upWhenBluetoothdLeft = !mirror.bluetoothdPresent
             onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
             once(.lost(reason: reason))
         }
