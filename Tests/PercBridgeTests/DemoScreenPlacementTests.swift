@@ -15,7 +15,7 @@ import PercTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let config = dir.appendingPathComponent("percbridge.toml")
         try "[overlay]\norigin = \"200,100\"\nsize = \"1000x560\"\n".write(to: config, atomically: true, encoding: .utf8)
-        let run = try OverlayCLITests.demoOnScreen(x, demo: ["--screen-config", config.path],
+        let run = try OverlayCLITests.demoOnScreenTwiceIfNeeded(x, demo: ["--screen-config", config.path],
                                                    overlay: ["--origin", "200,100", "--size", "1000x560"], seconds: 30)
         #expect(run.confirmed > 0, "no check confirmed through the offset surface: \(run.summary)\noverlay: \(run.overlayLog)")
         #expect(run.meanMM <= 2, "\(run.meanLine)")
