@@ -142,14 +142,7 @@ public final class PercLink: Sendable {
                 await discovery.unwant()
                 continue
             }
-            if upWhenBluetoothdLeft, !device.connected, device.paired, let adapter = device.adapter,
-               let age = mirror.adapterAge(adapter), age < configuration.connectionsReadGrace.seconds {
-                // Its adapter just appeared: let bluetoothd say whether the kernel still holds
-                // the link (Connected=true) before connecting (`connectionsReadGrace`).
-                let path = device.path
-                _ = await mirror.wait(timeout: .seconds(configuration.connectionsReadGrace.seconds - age)) { m -> Bool? in
-                    m.device(path: path)?.connected == true || m.device(path: path) == nil || !m.bluetoothdPresent ? true : nil
-                }
+            if upWhenBluetoothdLeft, await waitedForKernelLinks(device) {
                 if Task.isCancelled { break }
                 continue
             }
@@ -327,6 +320,20 @@ public final class PercLink: Sendable {
             onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
             once(.lost(reason: reason))
         }
+    }
+
+    /// Its adapter just appeared: lets bluetoothd say whether the kernel still holds the link
+    /// (Connected=true) before connecting, for at most `connectionsReadGrace` from the
+    /// adapter's appearance. False (no wait) when the device is connected or not paired, or
+    /// its adapter is older than that.
+    private func waitedForKernelLinks(_ device: BlueZ.Device) async -> Bool {
+        guard !device.connected, device.paired, let adapter = device.adapter,
+              let age = mirror.adapterAge(adapter), age < configuration.connectionsReadGrace.seconds else { return false }
+        let path = device.path
+        _ = await mirror.wait(timeout: .seconds(configuration.connectionsReadGrace.seconds - age)) { m -> Bool? in
+            m.device(path: path)?.connected == true || m.device(path: path) == nil || !m.bluetoothdPresent ? true : nil
+        }
+        return true
     }
 
     /// Waits for the device's Connected=true: true when it comes, false as soon as it cannot
