@@ -43,6 +43,31 @@ extension Engine {
         return rivals.allSatisfy { j in key(j).map { mine < $0 } ?? true }
     }
 
+    /// Triples of `candidates` that a PERC not yet on the surface could still announce as its
+    /// own (`awaitUnannounced`): a linked PERC whose field is off (`inRange`) and whose
+    /// pattern fits the triple, while the triple's first touch began less than `timeWindow`
+    /// ago (its field-on, arriving later, would still open a window holding the triple). Two
+    /// PERCs of one pattern set down together: the first one's field-on can come while only
+    /// the second one's touches have all begun, and a window guess then takes the wrong
+    /// triple (bench crowded, seed 32: PERC 13 on PERC 14's triple for 20 frames). Only
+    /// when light can check (`canCheck`): then light decides instead of a guess.
+    private func awaitedTriples(_ candidates: [Candidate], _ i: Int, announcers: [Int], _ scene: FrameScene) -> Set<[TraceID]> {
+        guard config.awaitUnannounced, canCheck(i), !announcers.isEmpty else { return [] }
+        var out: Set<[TraceID]> = []
+        for c in candidates where !c.isTuple && scene.now < c.earliestBegin + config.timeWindow {
+            let points = c.traces.compactMap { $0.flatMap { scene.slot[$0] }.map { scene.positions[$0] } }
+            guard points.count == 3 else { continue }
+            for j in announcers where j != i {
+                let tol = slots[j].jitter.tolerance(config)
+                if slots[j].group == slots[i].group || slots[j].pattern.fit(points, tolerance: tol) != nil {
+                    out.insert(c.traceSet)
+                    break
+                }
+            }
+        }
+        return out
+    }
+
     /// The triples with, after each, the other ways its three traces fit the pattern within
     /// tolerance: a nearly symmetric pattern (a near-equilateral one: each cyclic order,
     /// 120° apart) fits its traces in more than one way, and the best fit flips with jitter,
@@ -246,6 +271,13 @@ extension Engine {
             return c
         }
 
+        // Linked PERCs whose field is off: one of them may be set down now, its field-on yet
+        // to come (`awaitedTriples`).
+        var announcers: [Int] = []
+        if config.awaitUnannounced {
+            for j in slots.indices where slots[j].perc?.state == .inRange { announcers.append(j) }
+        }
+
         // Window triples, and which traces more than one window-phase tangible could take.
         var windowTriples: [TangibleID: [Candidate]] = [:]
         var claimants: [TraceID: Set<TangibleID>] = [:]
@@ -303,6 +335,7 @@ extension Engine {
                     if !obs.canCheck, free, ownsByTiming(c, i, against: rivals.compactMap { index[$0] }) { continue }
                     obs.contested.insert(c.traceSet)
                 }
+                obs.awaited = awaitedTriples(obs.windowTriples, i, announcers: announcers, scene)
                 if case .window(let f) = w, scene.now >= f + config.timeWindow
                     || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + config.earlyPairCheckAfter) {
                     // At the window's end: pairs of window traces outside every window triple.
@@ -331,6 +364,7 @@ extension Engine {
                     // to take unchecked (two PERCs set down together: one took the other's).
                     // With no light check possible every verifying triple is a guess to take,
                     // so each is checked for rivals; a rival loses by timing (`ownsByTiming`).
+                    obs.awaited.formUnion(awaitedTriples(obs.verifying, i, announcers: announcers, scene))
                     for c in obs.verifying where !c.isTuple && (obs.verifying.count == 1 || !obs.canCheck) {
                         let set = c.traceSet
                         var rivals: [Int] = []

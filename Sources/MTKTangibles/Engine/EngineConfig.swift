@@ -101,6 +101,12 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// "Placed"). Off: none is taken and the PERC stays `onSurface` until a second marker
     /// touches. Recordings made before this setting existed read it as off.
     public var reportUnresolvedPlacements = true
+    /// While a linked PERC whose pattern fits a window triple has its field off, it may be
+    /// the one set down there, its field-on yet to come: when light can check, no guess is
+    /// taken on such a triple until its first touch began `timeWindow` ago; light is asked at
+    /// once instead (docs/perc-state-machine.md, "Window guess"). Recordings made before
+    /// this setting existed read it as off.
+    public var awaitUnannounced = true
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 
@@ -142,5 +148,6 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)
         checkRivalsInWindow = try v(.checkRivalsInWindow, false)
         reportUnresolvedPlacements = try v(.reportUnresolvedPlacements, false)
+        awaitUnannounced = try v(.awaitUnannounced, false)
     }
 }

@@ -333,7 +333,8 @@ public struct PercMachine: Sendable {
             let turns = w.count == 1 ? obs.windowAlternatives.filter { $0.traceSet == w[0].traceSet } : []
             if time < windowEnd {
                 if w.count == 1, !obs.isContested(w[0]) {
-                    if turns.isEmpty {
+                    // (A PERC not yet on the surface may announce it: light decides, `awaited`.)
+                    if turns.isEmpty, !obs.isAwaited(w[0]) {
                         take(w[0], provenance: .guessed, guessUntil: windowEnd, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                         return
                     }
@@ -365,7 +366,8 @@ public struct PercMachine: Sendable {
             if w.isEmpty {
                 s.phase = .lightOnly
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
-            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), turns.isEmpty || !obs.canCheck {
+            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), !obs.isAwaited(w[0]),
+                      turns.isEmpty || !obs.canCheck {
                 take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                 return
             } else {
@@ -396,7 +398,8 @@ public struct PercMachine: Sendable {
             if wasVerifying { s.candidates = obs.verifying }
             // A sole surviving triple is taken; a tuple is never guessed (thesis: after the
             // window only light-confirmed tuples).
-            if s.candidates.count == 1, !s.candidates[0].isTuple, s.soleSurvivorAllowed, !obs.isContested(s.candidates[0]) {
+            if s.candidates.count == 1, !s.candidates[0].isTuple, s.soleSurvivorAllowed, !obs.isContested(s.candidates[0]),
+               !obs.isAwaited(s.candidates[0]) {
                 take(s.candidates[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
                 return
             }

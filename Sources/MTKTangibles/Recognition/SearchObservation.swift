@@ -28,6 +28,10 @@ public struct SearchObservation: Sendable {
     public var nearPose: TrackUpdate?
     /// Trace sets of window triples another searching tangible could take too.
     public var contested: Set<[TraceID]> = []
+    /// Trace sets of window (or verifying) triples that a linked PERC whose field is still
+    /// off could announce as its own (`EngineConfig.awaitUnannounced`; only when light can
+    /// check): no guess is taken on them, light decides.
+    public var awaited: Set<[TraceID]> = []
     /// Free touches lying still that began inside the PERC's time window (lightOnly phase,
     /// nearest the field-on first, at most `maxLoneTouches`): when no triple or pair fits,
     /// one of them may be the PERC's only marker touch, and light can find its sensor.
@@ -48,6 +52,7 @@ public struct SearchObservation: Sendable {
     public init() {}
 
     public func isContested(_ c: Candidate) -> Bool { contested.contains(c.traceSet) }
+    public func isAwaited(_ c: Candidate) -> Bool { awaited.contains(c.traceSet) }
 }
 
 /// A free, still touch that may be a PERC's only marker touch (see `SearchObservation.loneTouches`).
