@@ -51,6 +51,9 @@ let package = Package(
         // Pure and deterministic: no I/O, no clock reads.
         .target(name: "MTKTangibles"),
         .target(name: "LightCheck", dependencies: ["MTKTangibles"]),
+        // The frame loop, written once: the engine's step, the light-check planner's, outcomes fed
+        // back; and a simulated table that presents the overlay to the simulator. Pure.
+        .target(name: "FrameCore", dependencies: ["MTKTangibles", "LightCheck"]),
         // Not in the product: the closed loop of a planner against the simulator (tests, benchmarks).
         .target(name: "LightCheckRig", dependencies: ["LightCheck", "MTKTangibles"]),
         // Build time only: clients/js/*.js into the binary (served at /percbridge.js, /viewer.js).
@@ -89,7 +92,7 @@ let package = Package(
         .target(
             name: "PercService",
             dependencies: [
-                "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck",
+                "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck", "FrameCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -160,7 +163,7 @@ let package = Package(
             name: "PercBench",
             dependencies: [
                 "PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator",
-                "MTKTangibles", "LightCheck", "LightCheckRig",
+                "MTKTangibles", "LightCheck", "LightCheckRig", "FrameCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -169,7 +172,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MTKTangiblesTests", dependencies: ["MTKTangibles"]),
-        .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "LightCheckRig", "MTKTangibles"]),
+        .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "LightCheckRig", "MTKTangibles", "FrameCore"]),
         // Test harness shared by the test targets (private dbus-daemon, processes ended by pid,
         // the BlueZ emulator testbed, probes, fixtures); never linked into a product.
         .target(
@@ -186,6 +189,7 @@ let package = Package(
         .testTarget(name: "PercInputTests", dependencies: ["PercInput", "PercSystem", "PercEmulator", "PercTestSupport", "MTKTangibles"]),
         .testTarget(name: "PercServiceTests", dependencies: [
             "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport", "MTKTangibles", "LightCheck",
+            "FrameCore",
         ]),
         // Through the `percbridge` binary, as a user runs it.
         .testTarget(name: "PercBridgeTests", dependencies: [

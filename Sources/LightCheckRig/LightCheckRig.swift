@@ -75,9 +75,7 @@ public struct LightCheckRig<Planner: LightCheckPlanning> {
         for o in plan.outcomes where outcomes[o.request] == nil { outcomes[o.request] = o }
         calibrations += plan.calibrations
         if plan.overlayChanged {
-            let rate = world.model.displayFrameRate
-            let vsync = ((frame.time + renderTime) * rate).rounded(.up) / rate
-            world.present(plan.overlay, at: vsync)
+            world.presentAtNextRefresh(plan.overlay, after: frame.time, renderTime: renderTime)
         }
         score(plan.overlay)
         lastPlan = plan

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Foundation
+import FrameCore
 import Histogram
 import LightCheck
 import MTKTangibles
@@ -223,18 +224,25 @@ struct AccuracyBench: ParsableCommand {
 
     /// Plays one case (with PERC 1's latency model carried in and out under --warm-latency).
     private func play(_ c: PlacementGenerator.Case, latency: inout LatencyModel, log: Bool = false) -> CaseResult {
+        switch checker {
+        case .sequential:
+            return play(c, planner: SequentialLightChecker(), latency: &latency, log: log)
+        case .lightcheck:
+            var scheduler = LightCheckScheduler()
+            if warmLatency { scheduler.setLatencyModel(latency, for: c.tangible) }
+            return play(c, planner: scheduler, latency: &latency, log: log)
+        }
+    }
+
+    private func play<P: LightCheckPlanning>(_ c: PlacementGenerator.Case, planner: P, latency: inout LatencyModel, log: Bool) -> CaseResult {
         guard var runner = try? ScenarioRunner(c.scenario) else { return CaseResult(verdict: .missed, touches: 3) }
-        var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
-        var sequential = SequentialLightChecker()
-        var scheduler = LightCheckScheduler()
-        if warmLatency { scheduler.setLatencyModel(latency, for: c.tangible) }
-        var outcomes: [VerificationOutcome] = []
+        var core = FrameCore(engine: Engine(config: EngineConfig(), definitions: runner.world.definitions), planner: planner)
         var wrong = false
         var recognisedAt: Seconds?
-        let window = engine.config.timeWindow
+        let window = core.engine.config.timeWindow
         let id = c.tangible
         func ownTrace(_ tr: TraceID) -> Bool {
-            guard let s = engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
+            guard let s = core.engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
                   case .marker(let t, _) = contact.maker else { return false }
             return t == id
         }
@@ -250,17 +258,8 @@ struct AccuracyBench: ParsableCommand {
         while !runner.isFinished {
             var frame = runner.nextFrame()
             if noDisplay { frame.drawing = false }
-            let out = engine.step(frame, outcomes: outcomes)
-            switch checker {
-            case .sequential:
-                let (o, overlay) = sequential.step(frame, needs: out.needs)
-                outcomes = o
-                if let overlay { runner.present(overlay, at: frame.time) }
-            case .lightcheck:
-                let plan = scheduler.plan(needs: out.needs, frame: frame)
-                outcomes = plan.outcomes
-                if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
-            }
+            let (out, plan) = core.advance(frame)
+            if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
             last = out
             for n in out.needs where n.tangible == id && requests[n.request] == nil {
                 requests[n.request] = (frame.time, n.hypotheses.contains { $0.traces.count >= 2 && $0.traces.allSatisfy(ownTrace) })
@@ -275,7 +274,7 @@ struct AccuracyBench: ParsableCommand {
                 for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
                     print(String(format: "%.3f light %d", frame.time, e.value))
                 }
-                if checker == .lightcheck, scheduler.overlay.patches.contains(where: { $0.tangible == id }) {
+                if let scheduler = core.planner as? LightCheckScheduler, scheduler.overlay.patches.contains(where: { $0.tangible == id }) {
                     let sensor = runner.world.trueSensorPosition(of: id)
                     let ps = scheduler.overlay.patches.map { p in
                         "\(p.tangible):\(p.purpose):\(p.colour):" + (sensor.map { String(format: "%.0fmm", p.center.distance(to: $0)) } ?? "-")
@@ -300,17 +299,17 @@ struct AccuracyBench: ParsableCommand {
             if !own && r.state == .tracked && frame.time > arrival + window + 0.02 && !wrong { wrong = true; takenBy = lastTaken }
             if own && r.state == .tracked && !r.traces.isEmpty && recognisedAt == nil {
                 recognisedAt = frame.time - arrival
-                let began = r.traces.compactMap { engine.table.summary($0)?.beganAt }.max() ?? frame.time
+                let began = r.traces.compactMap { core.engine.table.summary($0)?.beganAt }.max() ?? frame.time
                 lastTouchToRecognised = frame.time - began
             }
         }
-        if warmLatency { latency = scheduler.latencyModel(for: id) }
+        if warmLatency, let scheduler = core.planner as? LightCheckScheduler { latency = scheduler.latencyModel(for: id) }
         let placement = runner.world.truth.placement(of: id)
         if log {
             print("truth: \(String(describing: placement))")
             for (cid, contact) in runner.world.truth.contacts.sorted(by: { $0.key < $1.key }) {
                 let traces = (last?.tangibles.flatMap(\.traces) ?? []) + (last?.freeTraces.map(\.id) ?? [])
-                let mine = traces.filter { engine.table.summary($0)?.contactID == cid }
+                let mine = traces.filter { core.engine.table.summary($0)?.contactID == cid }
                 print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)")
             }
         }

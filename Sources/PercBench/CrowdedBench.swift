@@ -44,26 +44,19 @@ struct CrowdedBench: ParsableCommand {
         for seed in seeds {
             var s = BuiltInScenarios.named(scenario)!
             s.seed = seed
-            var runner = try ScenarioRunner(s, frameRate: rate)
-            var core = EngineCore(definitions: runner.world.definitions)
+            var table = try SimulatedTable(s, frameRate: rate)
             var count = PoseTruthCount()
             var steps = Histogram<UInt64>(highestTrackableValue: 10_000_000_000, numberOfSignificantValueDigits: .three)
             var frames = 0
             var takenBy: [TangibleID: String] = [:]
             var swapsByWay: [String: Int] = [:]
-            while runner.now < s.duration {
-                let frame = runner.nextFrame()
-                let t0 = MonotonicClock.now()
-                let result = core.step(frame)
-                let ns = UInt64(max(0, MonotonicClock.now() - t0) * 1e9)
+            while !table.isOver {
+                let (frame, result, stepTime) = table.step()
+                let ns = UInt64(stepTime * 1e9)
                 _ = steps.record(ns); _ = allSteps.record(ns)
                 frames += 1
-                if let overlay = result.overlay {
-                    let hz = runner.world.model.displayFrameRate
-                    runner.present(overlay, at: ((frame.time + 0.002) * hz).rounded(.up) / hz)
-                }
-                let world = runner.world
-                for e in core.lastOutput?.events ?? [] {
+                let world = table.runner.world
+                for e in table.core.lastOutput?.events ?? [] {
                     if case .transition(_, let to, let reason) = e.event, to == .tracked || to == .placed { takenBy[e.tangible] = "\(reason)" }
                     if log == e.tangible, seed == seeds[0] { print(String(format: "%.3f ", frame.time) + "\(e.event)") }
                 }

@@ -41,17 +41,12 @@ struct PredictBench: ParsableCommand {
         var none: [Double] = [], predicted: [Double] = []
         for name in scenarios {
             let scenario = BuiltInScenarios.named(name)!
-            var runner = try ScenarioRunner(scenario, frameRate: rate)
-            var core = EngineCore(definitions: runner.world.definitions)
+            var table = try SimulatedTable(scenario, frameRate: rate)
             var n0: [Double] = [], n1: [Double] = []
             // Looping scenarios (demo) are played once.
-            while runner.now < scenario.duration {
-                let frame = runner.nextFrame()
-                let result = core.step(frame)
-                if let overlay = result.overlay {
-                    let hz = runner.world.model.displayFrameRate
-                    runner.present(overlay, at: ((frame.time + 0.002) * hz).rounded(.up) / hz)
-                }
+            while !table.isOver {
+                let (frame, result, _) = table.step()
+                let runner = table.runner
                 let wire = AppWire.FrameMessage(result.snapshot, aheadMS: ahead)
                 for (t, w) in zip(result.snapshot.tangibles, wire.tangibles) {
                     guard let pose = t.pose, let p = w.predicted,

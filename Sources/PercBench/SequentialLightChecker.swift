@@ -1,5 +1,6 @@
 // A simple one-candidate-at-a-time light checker (thesis 3.3.2), answering needs in `bench accuracy`.
 
+import LightCheck
 import MTKTangibles
 
 /// The thesis's light check, one hypothesis after another and one tangible at a time: under
@@ -100,5 +101,14 @@ struct SequentialLightChecker {
     private mutating func finish(_ now: Seconds) {
         active = nil
         pausedUntil = now + settle
+    }
+}
+
+/// The frame core drives it as any light-check planner: a new overlay is a changed one.
+extension SequentialLightChecker: LightCheckPlanning {
+    mutating func plan(needs: [VerificationNeed], frame: Frame) -> LightCheckPlan {
+        let (outcomes, overlay) = step(frame, needs: needs)
+        return LightCheckPlan(overlay: overlay ?? Overlay(id: overlayID, patches: shown), overlayChanged: overlay != nil,
+                              outcomes: outcomes, calibrations: [])
     }
 }

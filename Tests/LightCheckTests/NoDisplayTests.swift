@@ -1,6 +1,7 @@
 // No confirmation without a shown patch: with no drawing app, no check runs and nothing is `confirmed`.
 import Testing
 import MTKTangibles
+import FrameCore
 import LightCheck
 import Foundation
 
@@ -20,16 +21,12 @@ import Foundation
 
     func play(_ c: PlacementGenerator.Case, drawing: (Seconds) -> Bool) throws -> Run {
         var runner = try ScenarioRunner(c.scenario)
-        var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
-        var scheduler = LightCheckScheduler()
-        var outcomes: [VerificationOutcome] = []
+        var core = FrameCore(definitions: runner.world.definitions, engineConfig: EngineConfig())
         var run = Run()
         while !runner.isFinished {
             var frame = runner.nextFrame()
             frame.drawing = drawing(frame.time)
-            let out = engine.step(frame, outcomes: outcomes)
-            let plan = scheduler.plan(needs: out.needs, frame: frame)
-            outcomes = plan.outcomes
+            let (out, plan) = core.advance(frame)
             if !frame.drawing {
                 // Nobody draws: the simulated sensor sees nothing of ours.
                 run.confirmedOutcomes += plan.outcomes.filter { if case .confirmed = $0.result { true } else { false } }.count
@@ -78,18 +75,14 @@ import Foundation
         var confirmedAfter = 0, checkedBefore = 0
         for c in PlacementGenerator.cases(200, seed: 5) {
             var runner = try ScenarioRunner(c.scenario)
-            var engine = Engine(config: EngineConfig(), definitions: runner.world.definitions)
-            var scheduler = LightCheckScheduler()
-            var outcomes: [VerificationOutcome] = []
+            var core = FrameCore(definitions: runner.world.definitions, engineConfig: EngineConfig())
             while !runner.isFinished {
                 var frame = runner.nextFrame()
                 frame.drawing = frame.time < 0.7
-                let out = engine.step(frame, outcomes: outcomes)
+                let (out, plan) = core.advance(frame)
                 for e in out.events {
                     if case .checkRequested = e.event, frame.drawing { checkedBefore += 1 }
                 }
-                let plan = scheduler.plan(needs: out.needs, frame: frame)
-                outcomes = plan.outcomes
                 if frame.drawing, plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
                 if !frame.drawing {
                     confirmedAfter += plan.outcomes.filter { if case .confirmed = $0.result { true } else { false } }.count

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import MTKTangibles
+import FrameCore
 import LightCheck
 
 /// Each case is played like `percbridge bench accuracy` does (Engine → LightCheckScheduler →
@@ -23,23 +24,19 @@ import LightCheck
     /// first taken (the reason of its first transition to tracked).
     func play(_ c: PlacementGenerator.Case, config: EngineConfig = EngineConfig()) throws -> (wrong: Bool, correct: Bool, firstCheck: Seconds?, taken: TransitionReason?) {
         var runner = try ScenarioRunner(c.scenario)
-        var engine = Engine(config: config, definitions: runner.world.definitions)
-        var scheduler = LightCheckScheduler()
-        var outcomes: [VerificationOutcome] = []
+        var core = FrameCore(definitions: runner.world.definitions, engineConfig: config)
         var wrong = false
         var last: TangibleReport?
         var firstCheck: Seconds?
         var taken: TransitionReason?
         func own(_ tr: TraceID) -> Bool {
-            guard let s = engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
+            guard let s = core.engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
                   case .marker(let t, _) = contact.maker else { return false }
             return t == c.tangible
         }
         while !runner.isFinished {
             let frame = runner.nextFrame()
-            let out = engine.step(frame, outcomes: outcomes)
-            let plan = scheduler.plan(needs: out.needs, frame: frame)
-            outcomes = plan.outcomes
+            let (out, plan) = core.advance(frame)
             if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
             last = out.tangible(c.tangible)
             for e in out.events where e.tangible == c.tangible && taken == nil {
@@ -51,7 +48,7 @@ import LightCheck
             }
             guard let r = last, r.state == .tracked, let arrival = runner.world.truth.placement(of: c.tangible)?.fieldOnArrival
             else { continue }
-            if frame.time > arrival + engine.config.timeWindow + 0.02, !r.traces.allSatisfy(own) { wrong = true }
+            if frame.time > arrival + core.engine.config.timeWindow + 0.02, !r.traces.allSatisfy(own) { wrong = true }
         }
         // Correct as `bench accuracy` scores it: its own traces, every marker within 5 mm of
         // where it really is (a wrong turn of a nearly symmetric pattern is not correct).
@@ -113,17 +110,13 @@ import LightCheck
     func lone(config: EngineConfig, expect: TangibleStateName) throws {
         let c = placement(seed: 1, index: 36)
         var runner = try ScenarioRunner(c.scenario)
-        var engine = Engine(config: config, definitions: runner.world.definitions)
-        var scheduler = LightCheckScheduler()
-        var outcomes: [VerificationOutcome] = []
+        var core = FrameCore(definitions: runner.world.definitions, engineConfig: config)
         var ambiguous = 0, located = 0
         var last: TangibleReport?
         while !runner.isFinished {
             let frame = runner.nextFrame()
-            let out = engine.step(frame, outcomes: outcomes)
+            let (out, plan) = core.advance(frame)
             last = out.tangible(c.tangible)
-            let plan = scheduler.plan(needs: out.needs, frame: frame)
-            outcomes = plan.outcomes
             if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
             for e in out.events where e.tangible == c.tangible {
                 if case .locateAmbiguous(_, let poses) = e.event { ambiguous += 1; #expect(poses >= 2) }

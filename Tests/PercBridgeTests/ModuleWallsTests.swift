@@ -9,14 +9,15 @@ import PercTestSupport
     static let allowed: [String: Set<String>] = [
         "MTKTangibles": [],
         "LightCheck": ["MTKTangibles"],
+        "FrameCore": ["MTKTangibles", "LightCheck"],
         "LightCheckRig": ["LightCheck", "MTKTangibles"],
         "PercSystem": ["CDBus"],
         "PercBlueZ": ["PercSystem", "MTKTangibles"],
         "PercInput": ["PercSystem", "MTKTangibles"],
-        "PercService": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck"],
+        "PercService": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck", "FrameCore"],
         "PercBridge": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "MTKTangibles", "LightCheck"],
         "PercEmulator": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles"],
-        "PercBench": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator", "MTKTangibles", "LightCheck", "LightCheckRig"],
+        "PercBench": ["PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator", "MTKTangibles", "LightCheck", "LightCheckRig", "FrameCore"],
         // percbridge-overlay: the X11 layer, the protocol client (knows nothing of X or the service's code), the executable.
         "PercOverlay": ["CXCB"],
         "PercOverlayClient": [],

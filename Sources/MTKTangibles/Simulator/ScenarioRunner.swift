@@ -77,6 +77,8 @@ public struct ScenarioRunner: Sendable {
 
     /// The app shows `overlay` from `time` on.
     public mutating func present(_ overlay: Overlay, at time: Seconds) { world.present(overlay, at: time) }
+    /// The app draws `overlay` at frame time `time`: on screen at the display's next refresh.
+    public mutating func presentAtNextRefresh(_ overlay: Overlay, after time: Seconds) { world.presentAtNextRefresh(overlay, after: time) }
     /// The light sensors read this screen instead of the simulated display (`demo --display screen`).
     public mutating func readScreen(_ screen: @escaping @Sendable (Vec2) -> LightColour) { world.screen = screen }
 

@@ -247,6 +247,18 @@ public struct SimWorld: Sendable {
         pendingPresented.append(PresentedOverlay(overlayID: overlay.id, from: t))
     }
 
+    /// When an overlay an app draws `renderTime` after `time` is on screen: the display's next
+    /// refresh (`model.displayFrameRate`).
+    public func nextRefresh(after time: Seconds, renderTime: Seconds = 0.002) -> Seconds {
+        let rate = model.displayFrameRate
+        return ((time + renderTime) * rate).rounded(.up) / rate
+    }
+
+    /// The app draws `overlay` at frame time `time`: on screen at the display's next refresh.
+    public mutating func presentAtNextRefresh(_ overlay: Overlay, after time: Seconds, renderTime: Seconds = 0.002) {
+        present(overlay, at: nextRefresh(after: time, renderTime: renderTime))
+    }
+
     /// The colour the display shows at a surface point now.
     public func colour(at point: Vec2) -> LightColour {
         if let screen { return screen(point) }

@@ -1,25 +1,17 @@
 // The engine and the light-check scheduler stepped frame by frame, as the service does, for replay.
+import FrameCore
 import LightCheck
 import MTKTangibles
 
-/// Engine.step → LightCheckScheduler.plan → outcomes into the next step. Pure, so a
-/// recording replays to the same results bit for bit. The live service (`EngineCore`) steps
-/// through this same core, so live runs and replays cannot drift apart.
-struct ReplayCore: Sendable {
-    // internal(set): the service's EngineCore defines and calibrates through them.
-    public internal(set) var engine: Engine
-    public internal(set) var scheduler: LightCheckScheduler
-    private var outcomes: [VerificationOutcome] = []
+/// The service's frame core (FrameCore's loop with the light-check scheduler), as `replay`,
+/// `serve` (through `EngineCore`) and the diagnosis step it: recorded changes (definitions,
+/// calibration commands) are applied before the frame they came with.
+typealias ReplayCore = FrameCore<LightCheckScheduler>
 
-    public init(definitions: [TangibleDefinition], engineConfig: EngineConfig = EngineConfig(),
-                lightCheckConfig: LightCheckConfig = LightCheckConfig()) {
-        engine = Engine(config: engineConfig, definitions: definitions)
-        scheduler = LightCheckScheduler(config: lightCheckConfig)
-    }
-
+extension FrameCore where Planner == LightCheckScheduler {
     /// Brings the engine's definitions in line with `definitions` (a recorded `definitions`
     /// entry, or the service's registry): removes, then adds or replaces in id order.
-    public mutating func setDefinitions(_ definitions: [TangibleDefinition]) {
+    mutating func setDefinitions(_ definitions: [TangibleDefinition]) {
         let current = Dictionary(engine.definitions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let wanted = Dictionary(definitions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for id in current.keys.sorted() where wanted[id] == nil { _ = engine.remove(id) }
@@ -33,7 +25,7 @@ struct ReplayCore: Sendable {
     }
 
     /// Applies a recorded change before a frame (definitions, or a calibration command).
-    public mutating func apply(_ change: RecordingSchedule.Change) {
+    mutating func apply(_ change: RecordingSchedule.Change) {
         switch change {
         case .definitions(let d): setDefinitions(d)
         case .calibration(let c): apply(c)
@@ -44,7 +36,7 @@ struct ReplayCore: Sendable {
     /// EngineCore calls this too). Returns false when a start cannot apply: the tangible is
     /// not defined, has no pose in the command, or is being calibrated already.
     @discardableResult
-    public mutating func apply(_ c: CalibrationCommand) -> Bool {
+    mutating func apply(_ c: CalibrationCommand) -> Bool {
         switch c.action {
         case .start:
             guard let pose = c.pose, let d = engine.definitions.first(where: { $0.id == c.tangible }) else { return false }
@@ -55,16 +47,7 @@ struct ReplayCore: Sendable {
         }
     }
 
-    /// One frame: the engine's output and the scheduler's plan (whose outcomes go into the
-    /// next frame's engine step).
-    public mutating func advance(_ frame: Frame) -> (output: EngineOutput, plan: LightCheckPlan) {
-        let out = engine.step(frame, outcomes: outcomes)
-        let plan = scheduler.plan(needs: out.needs, frame: frame)
-        outcomes = plan.outcomes
-        return (out, plan)
-    }
-
-    public mutating func step(_ frame: Frame) -> ReplayStep {
+    mutating func step(_ frame: Frame) -> ReplayStep {
         let (out, plan) = advance(frame)
         return ReplayStep(frame: frame.number, engine: out, overlay: plan.overlay, outcomes: plan.outcomes)
     }

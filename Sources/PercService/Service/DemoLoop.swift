@@ -88,13 +88,11 @@ public final class DemoLoop: Service {
         }
         recording?.record(calibrations: result.calibrationCommands)
         let stepTime = MonotonicClock.now() - started
-        let model = runner.withLock { $0.world.model }
         if let overlay = result.overlay, displayByApp {
             recentOverlays.withLock { $0.append(overlay); if $0.count > 16 { $0.removeFirst($0.count - 16) } }
         } else if let overlay = result.overlay {
             // Drawn ~2 ms after the frame, on screen at the display's next refresh.
-            let vsync = ((t + 0.002) * model.displayFrameRate).rounded(.up) / model.displayFrameRate
-            runner.withLock { $0.present(overlay, at: vsync) }
+            runner.withLock { $0.presentAtNextRefresh(overlay, after: t) }
         }
         let (errors, truths): ([(id: TangibleID, name: String, error: Double)], [TangibleID: Pose]) = runner.withLock { r in
             var truths: [TangibleID: Pose] = [:]

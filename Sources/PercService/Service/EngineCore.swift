@@ -1,5 +1,6 @@
 // The real FrameCore: MTKTangibles' Engine, then LightCheck's scheduler, outcomes fed back.
 import Foundation
+import FrameCore
 import LightCheck
 import MTKTangibles
 

@@ -60,8 +60,7 @@ struct SimulatedSession {
             collector.observe(FrameObservation(frame: frame, output: output, overlay: plan.overlay, outcomes: plan.outcomes,
                                                table: core.engine.table))
             if plan.overlayChanged {
-                let vsync = ((t + 0.002) * model.displayFrameRate).rounded(.up) / model.displayFrameRate
-                world.present(plan.overlay, at: vsync)
+                world.presentAtNextRefresh(plan.overlay, after: t)
             }
             n += 1
         }

@@ -7,28 +7,22 @@ import PercService
 import Testing
 
 @Suite struct CrowdedSwapTests {
-    /// Plays the built-in crowded scenario with `seed` through `EngineCore`, overlays presented
-    /// at the simulated display's next refresh (as the demo and `bench crowded` do), and counts
+    /// Plays the built-in crowded scenario with `seed` on a `SimulatedTable` (as `bench crowded`
+    /// does), and counts
     /// tangible-frames against the truth; also which way each swapped tangible was taken.
     static func play(seed: UInt64, engine: EngineConfig = EngineConfig()) throws -> (count: PoseTruthCount, takenBy: Set<String>) {
         var s = BuiltInScenarios.named("crowded")!
         s.seed = seed
-        var runner = try ScenarioRunner(s, frameRate: 120)
-        var core = EngineCore(definitions: runner.world.definitions, engine: engine)
+        var table = try SimulatedTable(s, frameRate: 120, engine: engine)
         var count = PoseTruthCount()
         var taken: [TangibleID: String] = [:], swappedWays: Set<String> = []
-        while runner.now < s.duration {
-            let frame = runner.nextFrame()
-            let result = core.step(frame)
-            if let overlay = result.overlay {
-                let hz = runner.world.model.displayFrameRate
-                runner.present(overlay, at: ((frame.time + 0.002) * hz).rounded(.up) / hz)
-            }
-            for e in core.lastOutput?.events ?? [] {
+        while !table.isOver {
+            let (frame, result, _) = table.step()
+            for e in table.core.lastOutput?.events ?? [] {
                 if case .transition(_, let to, let reason) = e.event, to == .tracked { taken[e.tangible] = "\(reason)" }
             }
             let before = count.swapped
-            let world = runner.world
+            let world = table.runner.world
             count.add(result.snapshot.tangibles, at: frame.time) { world.truePose(of: $0) }
             if count.swapped > before {
                 for t in result.snapshot.tangibles { if let w = taken[t.id] { swappedWays.insert(w) } }
