@@ -51,11 +51,14 @@ let package = Package(
         // Pure and deterministic: no I/O, no clock reads.
         .target(name: "MTKTangibles"),
         .target(name: "LightCheck", dependencies: ["MTKTangibles"]),
+        // The simulated table (hardware model, scenarios, seeded placements): `demo`, the
+        // benchmarks and the tests. Pure and deterministic like MTKTangibles.
+        .target(name: "MTKSimulator", dependencies: ["MTKTangibles"]),
         // The frame loop, written once: the engine's step, the light-check planner's, outcomes fed
         // back; and a simulated table that presents the overlay to the simulator. Pure.
         .target(name: "FrameCore", dependencies: ["MTKTangibles", "LightCheck"]),
         // Not in the product: the closed loop of a planner against the simulator (tests, benchmarks).
-        .target(name: "LightCheckRig", dependencies: ["LightCheck", "MTKTangibles"]),
+        .target(name: "LightCheckRig", dependencies: ["LightCheck", "MTKTangibles", "MTKSimulator"]),
         // Build time only: clients/js/*.js into the binary (served at /percbridge.js, /viewer.js).
         .executableTarget(name: "WebEmbedTool"),
         .plugin(name: "WebEmbedPlugin", capability: .buildTool(), dependencies: ["WebEmbedTool"]),
@@ -92,7 +95,7 @@ let package = Package(
         .target(
             name: "PercService",
             dependencies: [
-                "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck", "FrameCore",
+                "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck", "FrameCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -143,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "PercBridge",
             dependencies: [
-                "PercSystem", "PercBlueZ", "PercInput", "PercService", "MTKTangibles", "LightCheck",
+                "PercSystem", "PercBlueZ", "PercInput", "PercService", "MTKTangibles", "MTKSimulator", "LightCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -163,7 +166,7 @@ let package = Package(
             name: "PercBench",
             dependencies: [
                 "PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator",
-                "MTKTangibles", "LightCheck", "LightCheckRig", "FrameCore",
+                "MTKTangibles", "MTKSimulator", "LightCheck", "LightCheckRig", "FrameCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -171,8 +174,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "MTKTangiblesTests", dependencies: ["MTKTangibles"]),
-        .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "LightCheckRig", "MTKTangibles", "FrameCore"]),
+        .testTarget(name: "MTKTangiblesTests", dependencies: ["MTKTangibles", "MTKSimulator"]),
+        .testTarget(name: "LightCheckTests", dependencies: ["LightCheck", "LightCheckRig", "MTKTangibles", "MTKSimulator", "FrameCore"]),
         // Test harness shared by the test targets (private dbus-daemon, processes ended by pid,
         // the BlueZ emulator testbed, probes, fixtures); never linked into a product.
         .target(
@@ -189,18 +192,18 @@ let package = Package(
         .testTarget(name: "PercInputTests", dependencies: ["PercInput", "PercSystem", "PercEmulator", "PercTestSupport", "MTKTangibles"]),
         .testTarget(name: "PercServiceTests", dependencies: [
             "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport", "MTKTangibles", "LightCheck",
-            "FrameCore",
+            "FrameCore", "MTKSimulator",
         ]),
         // Through the `percbridge` binary, as a user runs it.
         .testTarget(name: "PercBridgeTests", dependencies: [
             "PercBridge", "PercOverlayTool", "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport",
-            "MTKTangibles", "LightCheck",
+            "MTKTangibles", "MTKSimulator", "LightCheck",
         ]),
         .testTarget(name: "PercOverlayTests", dependencies: [
             "PercOverlay", "PercTestSupport", "CWayland", "CWaylandProtocols", "PercOverlayClient",
         ]),
         .testTarget(name: "PercOverlayClientTests", dependencies: ["PercOverlayClient"]),
-        .testTarget(name: "PercBenchTests", dependencies: ["PercBench", "PercEmulator", "PercTestSupport", "PercService", "PercSystem", "MTKTangibles"]),
+        .testTarget(name: "PercBenchTests", dependencies: ["PercBench", "PercEmulator", "PercTestSupport", "PercService", "PercSystem", "MTKTangibles", "MTKSimulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

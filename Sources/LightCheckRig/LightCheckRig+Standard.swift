@@ -1,6 +1,7 @@
 // Standard rig scenarios: standard PERCs placed apart, one identify need each with k candidates.
 import LightCheck
 import MTKTangibles
+import MTKSimulator
 
 extension LightCheckRig {
     /// Where standard scenario tangible `id` (1, 2, ...) lies: 150 mm apart, turned differently.

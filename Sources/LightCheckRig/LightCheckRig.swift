@@ -1,6 +1,7 @@
 // Drives a light-check planner against a simulated world, frame by frame, and keeps score.
 import LightCheck
 import MTKTangibles
+import MTKSimulator
 
 /// A closed loop for tests and benchmarks: the world's frames go to the planner with the
 /// needs of the posed ``RigCheck``s, the planner's overlay is presented by a virtual app at

@@ -1,6 +1,7 @@
 // One verification need posed in a light-check rig, with the truth to score its outcome.
 import LightCheck
 import MTKTangibles
+import MTKSimulator
 
 /// A need the rig poses to a planner each frame, with hypotheses fixed to the tangible's
 /// true pose (they move with it, as traces would), and which of them is right.

@@ -6,6 +6,7 @@ import FrameCore
 import Histogram
 import LightCheck
 import MTKTangibles
+import MTKSimulator
 
 /// Plays `PlacementGenerator` cases (full HARDWARE-MODEL.md misbehaviour, distractor fingers,
 /// finger triples, a second PERC) through the Engine, with light checks answered by the

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Histogram
 import MTKTangibles
+import MTKSimulator
 import PercService
 import PercSystem
 

@@ -1,6 +1,7 @@
 // Seeded frames for `bench engine`: T PERCs (¾ placed and moving, ¼ searching) among finger touches.
 
 import MTKTangibles
+import MTKSimulator
 
 /// The frames of one `bench engine` cell. Every PERC is linked and its field is on. Three
 /// quarters of them (as many as the trace budget allows) are placed one after another

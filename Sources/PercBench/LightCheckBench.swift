@@ -4,6 +4,7 @@ import Histogram
 import LightCheck
 import LightCheckRig
 import MTKTangibles
+import MTKSimulator
 
 /// Runs seeded simulated cases (HARDWARE-MODEL.md latencies and error rates) through the
 /// LightCheck scheduler and, on the same seeds in the same run, through a sequential

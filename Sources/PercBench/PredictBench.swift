@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import MTKTangibles
+import MTKSimulator
 import PercService
 
 /// Plays the simulator's scenarios with moving tangibles through the service's core (engine

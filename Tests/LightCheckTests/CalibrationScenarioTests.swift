@@ -1,6 +1,7 @@
 // Scenario tests in the simulator: calibration finds an unknown light-sensor offset within 3 mm.
 import Testing
 import MTKTangibles
+import MTKSimulator
 @testable import LightCheck
 import LightCheckRig
 

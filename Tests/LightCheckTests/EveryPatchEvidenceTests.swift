@@ -1,6 +1,7 @@
 // A light sensor's answer is evidence about every patch shown: no check confirms a hypothesis from a flip another check's patch could explain.
 import Testing
 import MTKTangibles
+import MTKSimulator
 @testable import LightCheck
 import LightCheckRig
 

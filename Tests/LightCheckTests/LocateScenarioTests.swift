@@ -1,6 +1,7 @@
 // Scenario tests in the simulator: a locate need (a PERC that made one touch) finds the pose light can tell.
 import Testing
 import MTKTangibles
+import MTKSimulator
 @testable import LightCheck
 import LightCheckRig
 

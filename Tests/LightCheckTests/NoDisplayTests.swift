@@ -1,6 +1,7 @@
 // No confirmation without a shown patch: with no drawing app, no check runs and nothing is `confirmed`.
 import Testing
 import MTKTangibles
+import MTKSimulator
 import FrameCore
 import LightCheck
 import Foundation

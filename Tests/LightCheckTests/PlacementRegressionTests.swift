@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import MTKTangibles
+import MTKSimulator
 import FrameCore
 import LightCheck
 

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import MTKTangibles
+import MTKSimulator
 import LightCheck
 
 /// A near-equilateral pattern fits its three touches in three turns, 120° apart; one

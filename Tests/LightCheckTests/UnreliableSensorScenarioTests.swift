@@ -1,6 +1,7 @@
 // Scenario tests in the simulator: sensors that miss and flip on their own never confirm the wrong one.
 import Testing
 import MTKTangibles
+import MTKSimulator
 @testable import LightCheck
 
 @Suite struct UnreliableSensorScenarioTests {

@@ -2,6 +2,7 @@
 
 import Testing
 @testable import MTKTangibles
+@testable import MTKSimulator
 
 @Suite("PERC scenarios (thesis 3.3)")
 struct PercScenarioTests {

@@ -2,6 +2,7 @@
 
 import Testing
 @testable import MTKTangibles
+@testable import MTKSimulator
 
 @Suite("successors during a light check")
 struct SuccessorTests {

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MTKTangibles
+import MTKSimulator
 import ServiceLifecycle
 import PercSystem
 import PercInput

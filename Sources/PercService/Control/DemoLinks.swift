@@ -1,5 +1,6 @@
 // The demo's BLE side: the simulator's PERC modules, paired through the control API like real ones.
 import MTKTangibles
+import MTKSimulator
 import Synchronization
 
 /// Virtual PERC modules, one per PERC of the scenario. A module counts as paired while the

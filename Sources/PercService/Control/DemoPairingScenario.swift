@@ -1,5 +1,6 @@
 // The demo's `pairing` scenario: a PERC the service does not know yet lies on the surface.
 import MTKTangibles
+import MTKSimulator
 
 /// For the pairing walk-through (docs/pairing.md) on `percbridge demo --scenario pairing`:
 /// a known standard PERC wanders about; a second PERC (scalene markers, light sensor off the

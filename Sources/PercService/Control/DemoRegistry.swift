@@ -1,6 +1,7 @@
 // The demo's tangible registry: a temp file (or --registry FILE) started from the scenario.
 import Foundation
 import MTKTangibles
+import MTKSimulator
 
 /// Where the demo keeps its registry. A new file starts with the scenario's tangibles,
 /// except the ones the scenario leaves for the walk-through to define; a temp file is

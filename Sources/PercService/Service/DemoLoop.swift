@@ -3,6 +3,7 @@ import Foundation
 import Histogram
 import Logging
 import MTKTangibles
+import MTKSimulator
 import ServiceLifecycle
 import Synchronization
 import PercSystem

@@ -1,5 +1,6 @@
 // A scenario played through the service's frame core faster than real time (benchmarks, tests).
 import MTKTangibles
+import MTKSimulator
 import PercSystem
 
 /// A scenario's frames stepped through `EngineCore` (the service's frame core) as fast as the

@@ -1,5 +1,6 @@
 // Builders of simulated light-check scenarios shared by the scenario tests.
 import MTKTangibles
+import MTKSimulator
 import LightCheck
 import LightCheckRig
 

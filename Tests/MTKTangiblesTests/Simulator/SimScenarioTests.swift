@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import MTKTangibles
+@testable import MTKSimulator
 
 @Suite("Simulator scenarios")
 struct SimScenarioTests {

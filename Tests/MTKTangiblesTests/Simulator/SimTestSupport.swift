@@ -1,6 +1,7 @@
 // Shared helpers of the simulator tests: quiet models and small statistics.
 
 @testable import MTKTangibles
+@testable import MTKSimulator
 
 enum SimTest {
     /// The default model with one setting changed.

@@ -1,6 +1,7 @@
 // Test driver: plays a simulator scenario through the Engine; a ground-truth oracle answers light checks.
 
 @testable import MTKTangibles
+@testable import MTKSimulator
 
 /// Runs a built-in scenario frame by frame through `Engine`. Verification needs are
 /// answered from the simulator's ground truth after `answerDelay` (a perfect light sensor:

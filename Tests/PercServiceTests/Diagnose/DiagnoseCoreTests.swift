@@ -1,6 +1,7 @@
 // The analysis core on in-memory inputs: determinism, recording equivalence, profiles without device time.
 import Foundation
 import MTKTangibles
+import MTKSimulator
 import Testing
 @testable import PercService
 

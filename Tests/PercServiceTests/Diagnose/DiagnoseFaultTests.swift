@@ -1,6 +1,7 @@
 // The diagnosis finds faults injected into the simulator, each within a stated tolerance.
 import Foundation
 import MTKTangibles
+import MTKSimulator
 import Testing
 @testable import PercService
 

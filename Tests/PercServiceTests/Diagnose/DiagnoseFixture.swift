@@ -1,6 +1,7 @@
 // Test support: a simulated recording with known faults on disk, and temp files for the CLI tests.
 import Foundation
 @testable import PercService
+import MTKSimulator
 
 enum DiagnoseFixture {
     /// 120 simulated seconds, two PERCs, 10% notification loss, 15% light misses (made once per run).

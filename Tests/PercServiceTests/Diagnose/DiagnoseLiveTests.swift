@@ -1,6 +1,7 @@
 // Live mode against a running `percbridge demo`: /diagnostics, the /metrics gauges, and --light-test.
 import Foundation
 import MTKTangibles
+import MTKSimulator
 import Testing
 @testable import PercService
 import PercTestSupport

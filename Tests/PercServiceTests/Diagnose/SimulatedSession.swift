@@ -2,6 +2,7 @@
 import Foundation
 import LightCheck
 import MTKTangibles
+import MTKSimulator
 @testable import PercService
 import PercInput
 

@@ -3,6 +3,7 @@
 import Foundation
 import LightCheck
 import MTKTangibles
+import MTKSimulator
 import PercService
 import Testing
 

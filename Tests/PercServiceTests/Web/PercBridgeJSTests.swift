@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import PercTestSupport
 import MTKTangibles
+import MTKSimulator
 
 @Suite(.serialized) struct PercBridgeJSTests {
     static var available: Bool { Chromium.path != nil && PythonClientTests.available }

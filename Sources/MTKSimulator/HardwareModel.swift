@@ -1,4 +1,5 @@
 // The settings of the simulated hardware, with the defaults of shared/HARDWARE-MODEL.md.
+import MTKTangibles
 
 /// How the simulated touch table, PERCs and BLE links misbehave. Every figure of
 /// HARDWARE-MODEL.md is one setting here with that default (docs/simulator.md gives the

@@ -1,4 +1,5 @@
 // What the simulated inputs delivered up to a time, in arrival order.
+import MTKTangibles
 
 /// The inputs a simulated world delivered, exactly as the real input sources would hand them
 /// to the frame clock: touch contact updates, PERC sensor notifications, and the virtual

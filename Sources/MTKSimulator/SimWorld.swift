@@ -1,4 +1,5 @@
 // A seeded virtual touch table with PUCs, PERCs and fingers that emits what real inputs emit.
+import MTKTangibles
 
 /// A deterministic simulation of a touch surface, PUCs, PERCs (field and light sensors, BLE
 /// link) and fingers, misbehaving as `HardwareModel` says (HARDWARE-MODEL.md).

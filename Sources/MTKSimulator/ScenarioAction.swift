@@ -1,4 +1,5 @@
 // What one scenario step does: the verbs of the scenario format (docs/simulator.md).
+import MTKTangibles
 
 /// One thing that happens in a scenario. Angles are degrees, clockwise on screen; points
 /// are `[x, y]` millimetres; times are seconds.

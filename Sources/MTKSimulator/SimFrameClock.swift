@@ -1,4 +1,5 @@
 // Cuts a simulation's output into Frames at a fixed rate, as the service's frame clock does.
+import MTKTangibles
 
 /// A fixed-rate frame clock for simulations (default 120 Hz, as the service's default).
 ///

@@ -1,4 +1,5 @@
 // A piecewise-linear path of a position and an angle over virtual time (tangibles, fingers).
+import MTKTangibles
 
 /// Key poses over time, linearly interpolated; the angle is kept unwrapped so that a
 /// rotation by more than 180° turns the way it was asked to.

@@ -1,4 +1,5 @@
 // The built-in scenarios themselves (names and purposes in BuiltInScenarios.swift).
+import MTKTangibles
 
 extension BuiltInScenarios {
     static var demo: Scenario {

@@ -1,4 +1,5 @@
 // Ground truth of a simulation: who made each contact, where tangibles were, when fields went on.
+import MTKTangibles
 
 /// What really happened in a simulated world, for scoring recognisers: every contact's
 /// maker, every placement with its field-on timing. True poses at any time come from

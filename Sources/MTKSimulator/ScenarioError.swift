@@ -1,4 +1,5 @@
 // Why a scenario could not be read, and where in the JSON.
+import MTKTangibles
 
 import Foundation
 

@@ -1,4 +1,5 @@
 // The world's timeline of scheduled internal events, in time order (ties in insertion order).
+import MTKTangibles
 
 /// Something the world scheduled for a later time.
 enum SimEvent: Hashable, Sendable {

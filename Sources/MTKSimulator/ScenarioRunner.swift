@@ -1,4 +1,5 @@
 // Plays a Scenario into a SimWorld: applies its steps at their times, loops if asked.
+import MTKTangibles
 
 /// Runs a scenario: advance it like a `SimWorld` (`advance(to:)` or `nextFrame()`), show it
 /// overlays with `present(_:at:)`, score against `world.truth`.

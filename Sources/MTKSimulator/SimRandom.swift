@@ -1,4 +1,5 @@
 // The simulator's only source of randomness: xoshiro256** seeded through SplitMix64.
+import MTKTangibles
 
 #if canImport(Glibc)
 import Glibc

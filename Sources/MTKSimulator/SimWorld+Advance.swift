@@ -1,4 +1,5 @@
 // Moving a simulated world's virtual time forward: touch samples, sensor events, the BLE link.
+import MTKTangibles
 
 extension SimWorld {
     /// Runs the world up to `time` and returns what arrived in (previous call, `time`], in

@@ -1,4 +1,5 @@
 // The named scenarios that ship with the simulator: a lively demo and one per thesis 3.3 case.
+import MTKTangibles
 
 /// Built-in scenarios by name (`percbridge demo <name>`, tests, benches). The thesis-case
 /// scenarios switch off the misbehaviour they are not about (`quiet`), so each shows one case.

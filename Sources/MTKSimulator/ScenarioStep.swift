@@ -1,4 +1,5 @@
 // One timed step of a scenario and its JSON form: `{"at": 1.5, "<verb>": {...}}`.
+import MTKTangibles
 
 /// A scenario step: at time `at` (seconds from the scenario's start), do `action`.
 public struct ScenarioStep: Hashable, Sendable, Codable {

@@ -1,4 +1,5 @@
 // The simulator's state of one finger on the surface.
+import MTKTangibles
 
 /// A user's finger: down at a position, maybe moving along a track, then lifted.
 struct SimFinger: Sendable {

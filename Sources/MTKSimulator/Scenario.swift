@@ -1,4 +1,5 @@
 // A simulation scenario as data: tangibles, hardware settings and timed steps (JSON).
+import MTKTangibles
 
 import Foundation
 

@@ -1,4 +1,5 @@
 // The simulator's state of one tangible: where it is, its marker touches, its sensors and link.
+import MTKTangibles
 
 /// One PUC or PERC in a simulated world (internal; the world's API speaks in ids).
 struct SimBody: Sendable {

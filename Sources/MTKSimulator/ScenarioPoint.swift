@@ -1,4 +1,5 @@
 // A point in scenario JSON, written as a two-number list `[x, y]` (millimetres).
+import MTKTangibles
 
 /// A surface point in a scenario file: `[x, y]` in millimetres.
 public struct ScenarioPoint: Hashable, Sendable, Codable, ExpressibleByArrayLiteral {

@@ -1,4 +1,5 @@
 // A tangible as a scenario file declares it, with defaults for the standard PERC.
+import MTKTangibles
 
 /// A tangible of a scenario. Omitted fields take the standard PERC's values
 /// (HARDWARE-MODEL.md): markers `[[0,0],[30,0],[0,30]]`, light sensor at the centroid +

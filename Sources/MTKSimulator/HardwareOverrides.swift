@@ -1,4 +1,5 @@
 // A partial HardwareModel: the settings a scenario or a step changes, by key.
+import MTKTangibles
 
 import Foundation
 

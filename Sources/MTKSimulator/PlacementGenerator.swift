@@ -1,4 +1,5 @@
 // Seeded random placements (one per case, with distractors) for the recognition accuracy benchmark.
+import MTKTangibles
 
 /// Makes random placement cases from a seed: each case is a short scenario in which PERC 1
 /// is set down at `placedAt` at a random pose, under the full hardware model, with random
