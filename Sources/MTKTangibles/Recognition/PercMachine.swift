@@ -79,87 +79,114 @@ public struct PercMachine: Sendable {
 
     public mutating func handle(_ event: Event, at time: Seconds) -> [Action] {
         var out: [Action] = []
-        switch (state, event) {
-        // notInRange
-        case (.notInRange, .link(connected: true)):
+        // One handler per state, as libinput's tap machine is written.
+        switch state {
+        case .notInRange: notInRange(event, time, &out)
+        case .inRange: inRange(event, time, &out)
+        case .onSurface(let s): onSurface(s, event, time, &out)
+        case .tracked(let t, let guessUntil, let fieldOnAt): tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt, event, time, &out)
+        case .resting(let r): resting(r, event, time, &out)
+        }
+        return out
+    }
+
+    private mutating func notInRange(_ event: Event, _ time: Seconds, _ out: inout [Action]) {
+        switch event {
+        case .link(connected: true):
             go(.inRange, .linkConnected, &out)
-        case (.notInRange, .link(connected: false)):
-            break
-        case (.notInRange, .field(on: true)):
+        case .field(on: true):
             // The link was up before we listened (service restart): field-on implies it.
             go(.onSurface(Search(fieldOnAt: time, phase: .window)), .fieldOn, &out)
-        case (.notInRange, .field(on: false)):
+        case .field(on: false):
             go(.inRange, .fieldOff, &out)
-        case (.notInRange, .track), (.notInRange, .search), (.notInRange, .outcome):
+        case .link(connected: false), .track, .search, .outcome:
             break
+        }
+    }
 
-        // inRange
-        case (.inRange, .link(connected: true)), (.inRange, .field(on: false)):
-            break
-        case (.inRange, .link(connected: false)):
+    private mutating func inRange(_ event: Event, _ time: Seconds, _ out: inout [Action]) {
+        switch event {
+        case .link(connected: false):
             go(.notInRange, .linkLost, &out)
-        case (.inRange, .field(on: true)):
+        case .field(on: true):
             go(.onSurface(Search(fieldOnAt: time, phase: .window)), .fieldOn, &out)
-        case (.inRange, .track), (.inRange, .search), (.inRange, .outcome):
+        case .link(connected: true), .field(on: false), .track, .search, .outcome:
             break
+        }
+    }
 
-        // onSurface: searching
-        case (.onSurface, .link(connected: true)), (.onSurface, .field(on: true)):
-            break
-        case (.onSurface, .link(connected: false)):
+    // MARK: onSurface: searching
+
+    private mutating func onSurface(_ s: Search, _ event: Event, _ time: Seconds, _ out: inout [Action]) {
+        switch event {
+        case .link(connected: false):
             go(.notInRange, .linkLost, &out)
-        case (.onSurface, .field(on: false)):
+        case .field(on: false):
             go(.inRange, .fieldOff, &out)
-        case (.onSurface(var s), .search(let obs)):
+        case .search(let obs):
+            var s = s
             if s.placed != nil { keepPlaced(&s, obs, &out) }
             search(s, obs, time, &out)
-        case (.onSurface(var s), .outcome(let o, let current)):
-            guard let check = s.check, check.request == o.request else { break }
-            out.append(.checkAnswered(request: o.request, result: o.result))
-            s.check = nil
-            switch o.result {
-            case .confirmed(let h):
-                if let c = current, check.candidate(hypothesis: h) != nil {
-                    if check.kind == .locate {
-                        let rivals = locateRivals(of: c, in: check)
-                        if !rivals.isEmpty {
-                            // Where the sensor is, more than one pose puts it: none is taken.
-                            // Those touches rest; a second marker touch settles it (thesis).
-                            for tr in Set(([c] + rivals).flatMap(\.traceSet)) { s.rejected[[tr]] = time + config.recheckRejectedAfter }
-                            let poses = 1 + Set(rivals.map(\.traces)).count
-                            out.append(.locateAmbiguous(request: o.request, poses: poses))
-                            // When every such pose stands on this one touch, the PERC is there and
-                            // only its turn is unknown: placed, not tracked.
-                            guard s.placed == nil, let placed = placement(c, rivals: rivals, poses: poses, at: time) else { break }
-                            s.placed = placed
-                            out.append(.tracesAssigned([placed.touch], reason: .placedUnresolved))
-                            go(.onSurface(s), .placedUnresolved, &out)
-                            return out
-                        }
-                    }
-                    take(c, provenance: .confirmed, guessUntil: nil, fieldOnAt: s.fieldOnAt,
-                         check.kind == .locate ? .located : .lightConfirmed, time, &out)
-                    return out
-                }
-            case .rejected:
-                for c in check.candidates {
-                    s.rejected[c.rejectionKey] = time + config.recheckRejectedAfter
-                }
-                s.candidates.removeAll { c in check.candidates.contains { $0.sameCandidate(c) } }
-            case .inconclusive:
-                break
-            }
-            state = .onSurface(s)
-        case (.onSurface, .track):
+        case .outcome(let o, let current):
+            answered(s, o, current: current, time, &out)
+        case .link(connected: true), .field(on: true), .track:
             break
+        }
+    }
 
-        // tracked
-        case (.tracked, .field(on: true)):
+    /// A light check's answer while searching.
+    private mutating func answered(_ s: Search, _ o: VerificationOutcome, current: Candidate?, _ time: Seconds, _ out: inout [Action]) {
+        var s = s
+        guard let check = s.check, check.request == o.request else { return }
+        out.append(.checkAnswered(request: o.request, result: o.result))
+        s.check = nil
+        switch o.result {
+        case .confirmed(let h):
+            if let c = current, check.candidate(hypothesis: h) != nil {
+                if check.kind == .locate {
+                    let rivals = locateRivals(of: c, in: check)
+                    if !rivals.isEmpty {
+                        // Where the sensor is, more than one pose puts it: none is taken.
+                        // Those touches rest; a second marker touch settles it (thesis).
+                        for tr in Set(([c] + rivals).flatMap(\.traceSet)) { s.rejected[[tr]] = time + config.recheckRejectedAfter }
+                        let poses = 1 + Set(rivals.map(\.traces)).count
+                        out.append(.locateAmbiguous(request: o.request, poses: poses))
+                        // When every such pose stands on this one touch, the PERC is there and
+                        // only its turn is unknown: placed, not tracked.
+                        guard s.placed == nil, let placed = placement(c, rivals: rivals, poses: poses, at: time) else { break }
+                        s.placed = placed
+                        out.append(.tracesAssigned([placed.touch], reason: .placedUnresolved))
+                        go(.onSurface(s), .placedUnresolved, &out)
+                        return
+                    }
+                }
+                take(c, provenance: .confirmed, guessUntil: nil, fieldOnAt: s.fieldOnAt,
+                     check.kind == .locate ? .located : .lightConfirmed, time, &out)
+                return
+            }
+        case .rejected:
+            for c in check.candidates {
+                s.rejected[c.rejectionKey] = time + config.recheckRejectedAfter
+            }
+            s.candidates.removeAll { c in check.candidates.contains { $0.sameCandidate(c) } }
+        case .inconclusive:
             break
-        case (.tracked(var t, let guessUntil, let fieldOnAt), .link(connected: false)):
+        }
+        state = .onSurface(s)
+    }
+
+    // MARK: tracked
+
+    private mutating func tracked(_ t: Track, guessUntil: Seconds?, fieldOnAt: Seconds, _ event: Event, _ time: Seconds,
+                                  _ out: inout [Action]) {
+        switch event {
+        case .field(on: true):
+            break
+        case .link(connected: false):
             // The radio went, not necessarily the PERC: while its traces last it is followed
             // by them, reported `kept` (the sensors cannot answer), until the link is back.
             guard t.provenanceBeforeLinkLoss == nil else { break }
+            var t = t
             if let waiting = t.reconfirming {
                 // Gone again before its re-confirmation: wait for the link once more.
                 t.provenanceBeforeLinkLoss = waiting.provenance
@@ -171,13 +198,14 @@ public struct PercMachine: Sendable {
             t.provenance = .kept
             state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
             out.append(.provenance(.kept))
-        case (.tracked(var t, let guessUntil, let fieldOnAt), .link(connected: true)):
+        case .link(connected: true):
             // Back with its traces unbroken. (The link reads the field at once after
             // connecting: a PERC lifted meanwhile goes inRange with that reading.) Two PERCs
             // of one pattern may have been swapped meanwhile, so the provenance it had comes
             // back once a light check of its pose confirms it (`reconfirming`); with no
             // display, or for a guess nobody could check, it comes back at once.
             guard let before = t.provenanceBeforeLinkLoss else { break }
+            var t = t
             t.provenanceBeforeLinkLoss = nil
             if t.unchecked || definition.lightSensorOffset == nil {
                 t.provenance = before
@@ -187,10 +215,10 @@ public struct PercMachine: Sendable {
             }
             t.reconfirming = .init(provenance: before, checks: StationaryChecks(nextAt: time))
             state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
-        case (.tracked(let t, _, _), .field(on: false)):
+        case .field(on: false):
             releaseAll(t, .fieldOff, &out)
             go(.inRange, .fieldOff, &out)
-        case (.tracked(_, let guessUntil, let fieldOnAt), .track(let u)):
+        case .track(let u):
             out += u.events
             if u.isEmpty, u.track.provenanceBeforeLinkLoss != nil {
                 // Its traces ended while its link was down: lifted and carried away.
@@ -204,65 +232,22 @@ public struct PercMachine: Sendable {
             } else {
                 state = .tracked(u.track, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
             }
-        case (.tracked(let t, let guessUntil?, let fieldOnAt), .search(let obs)):
-            if time < guessUntil {
-                // Another triple of the window fits too, so the guess cannot stand at the
-                // window's end: it is withdrawn now and light asked at once (the window goes
-                // on, and triples that form later in it join the check).
-                guard checksRivals(obs.windowTriples, obs) else { break }
-                releaseAll(t, .guessWithdrawn, &out)
-                let s = Search(fieldOnAt: fieldOnAt, phase: .window)
-                go(.onSurface(s), .guessWithdrawn, &out)
-                search(s, obs, time, &out)
-                break
-            }
-            // End of the window: the guess stands if it is still the only window triple and
-            // no other tangible could take it (thesis 3.3.2 Detection).
-            let mine = t.traces.sorted()
-            let rivals = obs.windowTriples.filter { $0.traceSet != mine }
-            let contested = obs.contested.contains(mine)
-            let unexplained = !obs.windowTraces.subtracting(mine).isEmpty
-            // With no light check possible the guess stands unless another tangible could take it.
-            let clean = rivals.isEmpty && obs.windowTuples.isEmpty && !contested && !unexplained
-            if clean || (!obs.canCheck && !contested) {
-                var t = t
-                t.unchecked = !clean
-                state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
-                out.append(.guessStood)
+        case .search(let obs):
+            if let guessUntil {
+                guessing(t, until: guessUntil, fieldOnAt: fieldOnAt, obs, time, &out)
+            } else if t.reconfirming != nil {
+                reconfirming(t, fieldOnAt: fieldOnAt, obs, time, &out)
             } else {
+                // An app draws now: a guess taken only because nobody could check it is withdrawn
+                // and checked like any other placement.
+                guard t.unchecked && obs.canCheck && t.provenanceBeforeLinkLoss == nil else { break }
                 releaseAll(t, .guessWithdrawn, &out)
-                let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples + obs.windowTuples,
-                               soleSurvivorAllowed: !unexplained)
-                go(.onSurface(s), .guessWithdrawn, &out)
-                out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
+                go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .guessWithdrawn, &out)
+                out.append(.searchPhase(.lightOnly, reason: .guessWithdrawn))
             }
-        case (.tracked(var t, nil, let fieldOnAt), .search(let obs)) where t.reconfirming != nil:
-            // Back from a link loss: one stationary light check of the pose while it lies
-            // still; with no display the provenance comes back unchecked.
-            var r = t.reconfirming!
-            if !obs.canCheck {
-                t.provenance = r.provenance
-                t.reconfirming = nil
-                state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
-                out.append(.provenance(t.provenance))
-                break
-            }
-            if !obs.trackIsStill {
-                r.checks.check = nil   // a check of a moving pose would be answered by the background
-            } else if r.checks.isDue(time) {
-                out.append(r.checks.ask(pose: t.pose, traces: t.slots, origin: t.origin, request: newRequest(), at: time))
-            }
-            t.reconfirming = r
-            state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
-        case (.tracked(let t, nil, let fieldOnAt), .search(let obs)):
-            // An app draws now: a guess taken only because nobody could check it is withdrawn
-            // and checked like any other placement.
-            guard t.unchecked && obs.canCheck && t.provenanceBeforeLinkLoss == nil else { break }
-            releaseAll(t, .guessWithdrawn, &out)
-            go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .guessWithdrawn, &out)
-            out.append(.searchPhase(.lightOnly, reason: .guessWithdrawn))
-        case (.tracked(var t, let guessUntil, let fieldOnAt), .outcome(let o, _)):
+        case .outcome(let o, _):
             guard var r = t.reconfirming, let answer = r.checks.answer(o, at: time, config: config, &out) else { break }
+            var t = t
             switch answer {
             case .confirmed:
                 t.provenance = r.provenance
@@ -273,20 +258,81 @@ public struct PercMachine: Sendable {
                 // the link was down). Let the traces go and search afresh.
                 releaseAll(t, .checksFailed, &out)
                 go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
-                return out
+                return
             case .rejected, .inconclusive:
                 t.reconfirming = r
             }
             state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+        }
+    }
 
-        // resting
-        case (.resting, .link(connected: true)), (.resting, .field(on: true)):
-            break
-        case (.resting, .link(connected: false)):
+    /// A window guess while its window is open, and at the window's end.
+    private mutating func guessing(_ t: Track, until guessUntil: Seconds, fieldOnAt: Seconds, _ obs: SearchObservation,
+                                   _ time: Seconds, _ out: inout [Action]) {
+        if time < guessUntil {
+            // Another triple of the window fits too, so the guess cannot stand at the
+            // window's end: it is withdrawn now and light asked at once (the window goes
+            // on, and triples that form later in it join the check).
+            guard checksRivals(obs.windowTriples, obs) else { return }
+            releaseAll(t, .guessWithdrawn, &out)
+            let s = Search(fieldOnAt: fieldOnAt, phase: .window)
+            go(.onSurface(s), .guessWithdrawn, &out)
+            search(s, obs, time, &out)
+            return
+        }
+        // End of the window: the guess stands if it is still the only window triple and
+        // no other tangible could take it (thesis 3.3.2 Detection).
+        let mine = t.traces.sorted()
+        let rivals = obs.windowTriples.filter { $0.traceSet != mine }
+        let contested = obs.contested.contains(mine)
+        let unexplained = !obs.windowTraces.subtracting(mine).isEmpty
+        // With no light check possible the guess stands unless another tangible could take it.
+        let clean = rivals.isEmpty && obs.windowTuples.isEmpty && !contested && !unexplained
+        if clean || (!obs.canCheck && !contested) {
+            var t = t
+            t.unchecked = !clean
+            state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
+            out.append(.guessStood)
+        } else {
+            releaseAll(t, .guessWithdrawn, &out)
+            let s = Search(fieldOnAt: fieldOnAt, phase: .verifying, candidates: obs.windowTriples + obs.windowTuples,
+                           soleSurvivorAllowed: !unexplained)
+            go(.onSurface(s), .guessWithdrawn, &out)
+            out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
+        }
+    }
+
+    /// Back from a link loss: one stationary light check of the pose while it lies still;
+    /// with no display the provenance comes back unchecked.
+    private mutating func reconfirming(_ t: Track, fieldOnAt: Seconds, _ obs: SearchObservation, _ time: Seconds,
+                                       _ out: inout [Action]) {
+        var t = t
+        var r = t.reconfirming!
+        if !obs.canCheck {
+            t.provenance = r.provenance
+            t.reconfirming = nil
+            state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
+            out.append(.provenance(t.provenance))
+            return
+        }
+        if !obs.trackIsStill {
+            r.checks.check = nil   // a check of a moving pose would be answered by the background
+        } else if r.checks.isDue(time) {
+            out.append(r.checks.ask(pose: t.pose, traces: t.slots, origin: t.origin, request: newRequest(), at: time))
+        }
+        t.reconfirming = r
+        state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
+    }
+
+    // MARK: resting
+
+    private mutating func resting(_ r: Rest, _ event: Event, _ time: Seconds, _ out: inout [Action]) {
+        switch event {
+        case .link(connected: false):
             go(.notInRange, .linkLost, &out)
-        case (.resting, .field(on: false)):
+        case .field(on: false):
             go(.inRange, .fieldOff, &out)
-        case (.resting(let r), .search(let obs)):
+        case .search(let obs):
             if var rec = obs.nearPose {
                 rec.track.provenance = r.provenanceBefore
                 rec.track.since = time
@@ -301,17 +347,17 @@ public struct PercMachine: Sendable {
                 out.append(r.checks.ask(pose: r.pose, traces: [nil, nil, nil], origin: r.origin, request: newRequest(), at: time))
                 state = .resting(r)
             }
-        case (.resting(var r), .outcome(let o, _)):
+        case .outcome(let o, _):
+            var r = r
             guard let answer = r.checks.answer(o, at: time, config: config, &out) else { break }
             if answer == .failedForGood {
                 go(.onSurface(Search(fieldOnAt: r.fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
-                return out
+                return
             }
             state = .resting(r)
-        case (.resting, .track):
+        case .link(connected: true), .field(on: true), .track:
             break
         }
-        return out
     }
 
     // MARK: Searching (onSurface)
