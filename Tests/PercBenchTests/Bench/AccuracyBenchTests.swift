@@ -46,6 +46,19 @@ import PercTestSupport
         for pattern in ["standard, 3", "scalene, 3", "obtuse, 3", "near-equilateral, 3"] {
             #expect(run.stdout.contains("  \(pattern) "), "\(pattern): \(run.stdout)")
         }
+        // Where the tail lies against p95 ≤ 350 ms: the situations' cases add up to the correct
+        // ones, and their counts over 350 ms to the total.
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let head = try #require(lines.firstIndex { $0.hasPrefix("field-on → recognised over 350 ms: ") }, "\(run.stdout)")
+        let total = Int(lines[head].split(separator: " ")[6])
+        var cases = 0, over = 0
+        for line in lines[(head + 1)...].prefix(while: { $0.hasPrefix("  ") }) {
+            let words = line.split(separator: " ")
+            guard let i = words.firstIndex(of: "cases,"), let n = Int(words[i - 1]), let o = Int(words.last!) else { continue }
+            cases += n; over += o
+        }
+        #expect(cases == counts(run.stdout)["correct"], "\(run.stdout)")
+        #expect(over == total, "\(run.stdout)")
     }
 
     /// Seed 1, case 104: a standard PERC that made one touch (marker 2). The locate need is
