@@ -230,82 +230,97 @@ extension Engine {
         return n
     }
 
-    mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
+    /// What one frame's search shares between the searching tangibles: who searches and how,
+    /// the candidates found once per pattern group (with the loosest tolerance of the tangibles
+    /// that share it, then filtered per tangible), the window triples and the traces more than
+    /// one window could take.
+    private struct SearchRound {
         var wants: [(Int, Want)] = []
+        /// Tangibles whose held traces stay open to the matcher (a pending window guess, a placed touch).
+        var pendingGuessers: Set<TangibleID> = []
+        var tolByGroup: [Double]
+        var triplesByGroup: [[Candidate]?]
+        var tuplesByGroup: [[Candidate]?]
+        /// Linked PERCs whose field is off (`awaitedTriples`).
+        var announcers: [Int] = []
+        var windowTriples: [TangibleID: [Candidate]] = [:]
+        var claimants: [TraceID: Set<TangibleID>] = [:]
+
+        init(groups: Int) {
+            tolByGroup = Array(repeating: 0, count: groups)
+            triplesByGroup = Array(repeating: nil, count: groups)
+            tuplesByGroup = Array(repeating: nil, count: groups)
+        }
+    }
+
+    private mutating func triples(_ i: Int, _ r: inout SearchRound, _ scene: inout FrameScene) -> [Candidate] {
+        let g = slots[i].group
+        if let c = r.triplesByGroup[g] { return c }
+        let c = finder.triples(slots[i].pattern, tolerance: r.tolByGroup[g], scene: &scene, table: table)
+        r.triplesByGroup[g] = c
+        return c
+    }
+
+    private mutating func tuples(_ i: Int, _ r: inout SearchRound, _ scene: inout FrameScene) -> [Candidate] {
+        let g = slots[i].group
+        if let c = r.tuplesByGroup[g] { return c }
+        let c = finder.tuples(slots[i].pattern, tolerance: r.tolByGroup[g], scene: &scene, table: table)
+        r.tuplesByGroup[g] = c
+        return c
+    }
+
+    /// Fits within `tolerance` on traces nobody but `id` holds.
+    private static func isOpen(_ c: Candidate, to id: TangibleID, tolerance: Double, _ scene: FrameScene) -> Bool {
+        c.residual <= tolerance && c.traces.allSatisfy { tr in
+            guard let tr else { return true }
+            let h = scene.holder(of: tr)
+            return h == nil || h == id
+        }
+    }
+
+    mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
+        var r = SearchRound(groups: groupCount)
         for i in slots.indices {
             let w = want(i)
             if case .none = w { continue }
-            wants.append((i, w))
+            r.wants.append((i, w))
         }
-        guard !wants.isEmpty else { return }
+        guard !r.wants.isEmpty else { return }
 
         // Traces held for good (not a pending window guess) are never combined by the matcher.
-        var pendingGuessers: Set<TangibleID> = []
-        // (A placed PERC's touch too: a second marker touch must pair with it.)
+        // (A placed PERC's touch neither: a second marker touch must pair with it.)
         for i in slots.indices where slots[i].perc?.hasPendingGuess == true || slots[i].perc?.placement != nil {
-            pendingGuessers.insert(slots[i].id)
+            r.pendingGuessers.insert(slots[i].id)
         }
         for i in scene.ids.indices {
-            if let h = scene.holder[i], !pendingGuessers.contains(h) { scene.blocked[i] = true }
+            if let h = scene.holder[i], !r.pendingGuessers.contains(h) { scene.blocked[i] = true }
         }
         // (Ended traces are blocked from the start.)
-
-        // Triples (and tuples) per pattern group, found once with the loosest tolerance of
-        // the searching tangibles that share it, then filtered per tangible.
-        var tolByGroup = Array(repeating: 0.0, count: groupCount)
-        for (i, _) in wants { tolByGroup[slots[i].group] = max(tolByGroup[slots[i].group], slots[i].jitter.tolerance(config)) }
-        var triplesByGroup: [[Candidate]?] = Array(repeating: nil, count: groupCount)
-        var tuplesByGroup: [[Candidate]?] = Array(repeating: nil, count: groupCount)
-        func triples(_ i: Int, _ scene: inout FrameScene) -> [Candidate] {
-            let g = slots[i].group
-            if let c = triplesByGroup[g] { return c }
-            let c = finder.triples(slots[i].pattern, tolerance: tolByGroup[g], scene: &scene, table: table)
-            triplesByGroup[g] = c
-            return c
-        }
-        func tuples(_ i: Int, _ scene: inout FrameScene) -> [Candidate] {
-            let g = slots[i].group
-            if let c = tuplesByGroup[g] { return c }
-            let c = finder.tuples(slots[i].pattern, tolerance: tolByGroup[g], scene: &scene, table: table)
-            tuplesByGroup[g] = c
-            return c
-        }
-
-        // Linked PERCs whose field is off: one of them may be set down now, its field-on yet
-        // to come (`awaitedTriples`).
-        var announcers: [Int] = []
+        for (i, _) in r.wants { r.tolByGroup[slots[i].group] = max(r.tolByGroup[slots[i].group], slots[i].jitter.tolerance(config)) }
         if config.awaitUnannounced {
-            for j in slots.indices where slots[j].perc?.state == .inRange { announcers.append(j) }
+            for j in slots.indices where slots[j].perc?.state == .inRange { r.announcers.append(j) }
         }
 
         // Window triples, and which traces more than one window-phase tangible could take.
-        var windowTriples: [TangibleID: [Candidate]] = [:]
-        var claimants: [TraceID: Set<TangibleID>] = [:]
-        for (i, w) in wants {
+        for (i, w) in r.wants {
             guard case .window(let f) = w else { continue }
             let id = slots[i].id
             let tol = slots[i].jitter.tolerance(config)
-            let list = triples(i, &scene).filter { c in
+            let pending = r.pendingGuessers
+            let list = triples(i, &r, &scene).filter { c in
                 c.residual <= tol && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
                     && c.traces.allSatisfy { tr in
                         guard let h = scene.holder(of: tr!) else { return true }
-                        return h == id || pendingGuessers.contains(h)
+                        return h == id || pending.contains(h)
                     }
             }
-            windowTriples[id] = list
-            for c in list { for tr in c.traceSet { claimants[tr, default: []].insert(id) } }
+            r.windowTriples[id] = list
+            for c in list { for tr in c.traceSet { r.claimants[tr, default: []].insert(id) } }
         }
 
-        for (i, w) in wants {
+        for (i, w) in r.wants {
             let id = slots[i].id
             let tol = slots[i].jitter.tolerance(config)
-            func open(_ c: Candidate, _ scene: FrameScene) -> Bool {
-                c.residual <= tol && c.traces.allSatisfy { tr in
-                    guard let tr else { return true }
-                    let h = scene.holder(of: tr)
-                    return h == nil || h == id
-                }
-            }
             var obs = SearchObservation()
             obs.canCheck = canCheck(i)
             if let p = slots[i].perc?.placement, let k = scene.slot[p.touch], scene.alive[k], scene.holder[k] == id {
@@ -315,72 +330,10 @@ extension Engine {
             switch w {
             case .none:
                 continue
-            case .window:
-                // Traces taken earlier in this loop by a tangible that is not guessing are gone.
-                // Each in its likeliest turn, and its other turns (offered only to light, or
-                // without light to wait for the means to tell them apart).
-                let groups = turnGroups((windowTriples[id] ?? []).filter { c in
-                    c.traces.allSatisfy { tr in
-                        guard let h = scene.holder(of: tr!) else { return true }
-                        return h == id || pendingGuessers.contains(h) || index[h].map { slots[$0].perc?.hasPendingGuess == true } == true
-                    }
-                }, i, scene)
-                obs.windowTriples = groups.map(\.lead)
-                if obs.canCheck || config.turnJitter > 0 { obs.windowAlternatives = groups.flatMap(\.others) }
-                for c in obs.windowTriples {
-                    let rivals = Set(c.traceSet.flatMap { claimants[$0] ?? [] }).subtracting([id])
-                    guard !rivals.isEmpty else { continue }
-                    // (Not while a rival holds it as its pending guess: it decides at its window's end.)
-                    let free = c.traceSet.allSatisfy { scene.holder(of: $0).map { $0 == id } ?? true }
-                    if !obs.canCheck, free, ownsByTiming(c, i, against: rivals.compactMap { index[$0] }) { continue }
-                    obs.contested.insert(c.traceSet)
-                }
-                obs.awaited = awaitedTriples(obs.windowTriples, i, announcers: announcers, scene)
-                if case .window(let f) = w, scene.now >= f + config.timeWindow
-                    || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + config.earlyPairCheckAfter) {
-                    // At the window's end: pairs of window traces outside every window triple.
-                    // Inside the window too, after `earlyPairCheckAfter`, while no triple fits:
-                    // the PERC machine checks such pairs by light before the window's end.
-                    let inTriples = Set(obs.windowTriples.flatMap(\.traceSet))
-                    for k in scene.ids.indices where !scene.blocked[k] && scene.began[k] >= f - config.timeWindow
-                        && scene.began[k] <= f + config.timeWindow && (scene.holder[k] == nil || scene.holder[k] == id) {
-                        obs.windowTraces.insert(scene.ids[k])
-                    }
-                    obs.windowTuples = tuples(i, &scene).filter { c in
-                        open(c, scene) && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
-                            && !c.traceSet.allSatisfy { inTriples.contains($0) }
-                    }
-                    // No triple and no pair: the PERC may have made one touch; light can look
-                    // for its sensor around the lone touches before the window ends too.
-                    if obs.windowTriples.isEmpty, obs.windowTuples.isEmpty { obs.loneTouches = loneTouches(i, &scene) }
-                }
-                if let m = slots[i].perc, m.searchPhase == .verifying {
-                    let limit = tol * config.deformationSlack
-                    obs.verifying = withAlternatives(m.verifyingCandidates.compactMap { c in
-                        rebuild(successor(of: c, i, scene), pattern: slots[i].pattern, owner: id, scene: scene, keepWithin: limit)
-                            .flatMap { $0.residual <= limit ? $0 : nil }
-                    }, i, scene)
-                    // A triple another searching tangible could take too is no sole survivor
-                    // to take unchecked (two PERCs set down together: one took the other's).
-                    // With no light check possible every verifying triple is a guess to take,
-                    // so each is checked for rivals; a rival loses by timing (`ownsByTiming`).
-                    obs.awaited.formUnion(awaitedTriples(obs.verifying, i, announcers: announcers, scene))
-                    for c in obs.verifying where !c.isTuple && (obs.verifying.count == 1 || !obs.canCheck) {
-                        let set = c.traceSet
-                        var rivals: [Int] = []
-                        for (j, wj) in wants where j != i {
-                            if case .resting = wj { continue }
-                            if triples(j, &scene).contains(where: { $0.traceSet == set }) { rivals.append(j) }
-                        }
-                        guard !rivals.isEmpty else { continue }
-                        if !obs.canCheck, ownsByTiming(c, i, against: rivals) { continue }
-                        obs.contested.insert(set)
-                    }
-                }
+            case .window(let f):
+                observeWindow(i, fieldOnAt: f, &obs, &r, &scene)
             case .lightOnly:
-                obs.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
-                obs.tuples = tuples(i, &scene).filter { open($0, scene) }
-                obs.loneTouches = loneTouches(i, &scene)
+                observeAll(i, &obs, &r, &scene)
             case .resting(let pose, let origin, let provenance, let since):
                 let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
                 obs.nearPose = maintainer.recover(around: pose, origin: origin, provenance: provenance, since: since,
@@ -388,7 +341,7 @@ extension Engine {
             case .reconfirm(let held):
                 obs.trackIsStill = held.allSatisfy { tr in scene.slot[tr].map { scene.isStationary($0, table: table) } ?? false }
             case .puc:
-                obs.triples = triples(i, &scene).filter { open($0, scene) }
+                obs.triples = triples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) }
             }
             let before = slots[i].held
             if slots[i].perc != nil {
@@ -400,9 +353,7 @@ extension Engine {
                     again.canCheck = obs.canCheck
                     again.placedTouch = obs.placedTouch
                     again.placedRivals = obs.placedRivals
-                    again.triples = withAlternatives(triples(i, &scene).filter { open($0, scene) }, i, scene)
-                    again.tuples = tuples(i, &scene).filter { open($0, scene) }
-                    again.loneTouches = loneTouches(i, &scene)
+                    observeAll(i, &again, &r, &scene)
                     acts += slots[i].perc!.handle(.search(again), at: scene.now)
                 }
                 emit(acts, id)
@@ -410,6 +361,87 @@ extension Engine {
                 emit(slots[i].puc!.handle(.search(obs), at: scene.now), id)
             }
             sync(&scene, id, before, slots[i].held)
+        }
+    }
+
+    /// A PERC searching in `lightOnly`: every open triple (with its other turns), tuple and
+    /// lone touch.
+    private mutating func observeAll(_ i: Int, _ obs: inout SearchObservation, _ r: inout SearchRound, _ scene: inout FrameScene) {
+        let id = slots[i].id
+        let tol = slots[i].jitter.tolerance(config)
+        obs.triples = withAlternatives(triples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) }, i, scene)
+        obs.tuples = tuples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) }
+        obs.loneTouches = loneTouches(i, &scene)
+    }
+
+    /// A PERC inside its time window (opened by its field-on at `f`): its window triples and
+    /// their other turns, which of them others could take or announce, and at the window's end
+    /// (or early, while no triple fits) the window's traces, pairs and lone touches; while it
+    /// verifies, its verifying candidates refitted.
+    private mutating func observeWindow(_ i: Int, fieldOnAt f: Seconds, _ obs: inout SearchObservation,
+                                        _ r: inout SearchRound, _ scene: inout FrameScene) {
+        let id = slots[i].id
+        let tol = slots[i].jitter.tolerance(config)
+        // Traces taken earlier in this loop by a tangible that is not guessing are gone.
+        // Each in its likeliest turn, and its other turns (offered only to light, or
+        // without light to wait for the means to tell them apart).
+        let pending = r.pendingGuessers
+        let groups = turnGroups((r.windowTriples[id] ?? []).filter { c in
+            c.traces.allSatisfy { tr in
+                guard let h = scene.holder(of: tr!) else { return true }
+                return h == id || pending.contains(h) || index[h].map { slots[$0].perc?.hasPendingGuess == true } == true
+            }
+        }, i, scene)
+        obs.windowTriples = groups.map(\.lead)
+        if obs.canCheck || config.turnJitter > 0 { obs.windowAlternatives = groups.flatMap(\.others) }
+        for c in obs.windowTriples {
+            let rivals = Set(c.traceSet.flatMap { r.claimants[$0] ?? [] }).subtracting([id])
+            guard !rivals.isEmpty else { continue }
+            // (Not while a rival holds it as its pending guess: it decides at its window's end.)
+            let free = c.traceSet.allSatisfy { scene.holder(of: $0).map { $0 == id } ?? true }
+            if !obs.canCheck, free, ownsByTiming(c, i, against: rivals.compactMap { index[$0] }) { continue }
+            obs.contested.insert(c.traceSet)
+        }
+        obs.awaited = awaitedTriples(obs.windowTriples, i, announcers: r.announcers, scene)
+        if scene.now >= f + config.timeWindow
+            || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + config.earlyPairCheckAfter) {
+            // At the window's end: pairs of window traces outside every window triple.
+            // Inside the window too, after `earlyPairCheckAfter`, while no triple fits:
+            // the PERC machine checks such pairs by light before the window's end.
+            let inTriples = Set(obs.windowTriples.flatMap(\.traceSet))
+            for k in scene.ids.indices where !scene.blocked[k] && scene.began[k] >= f - config.timeWindow
+                && scene.began[k] <= f + config.timeWindow && (scene.holder[k] == nil || scene.holder[k] == id) {
+                obs.windowTraces.insert(scene.ids[k])
+            }
+            obs.windowTuples = tuples(i, &r, &scene).filter { c in
+                Self.isOpen(c, to: id, tolerance: tol, scene) && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
+                    && !c.traceSet.allSatisfy { inTriples.contains($0) }
+            }
+            // No triple and no pair: the PERC may have made one touch; light can look
+            // for its sensor around the lone touches before the window ends too.
+            if obs.windowTriples.isEmpty, obs.windowTuples.isEmpty { obs.loneTouches = loneTouches(i, &scene) }
+        }
+        guard let m = slots[i].perc, m.searchPhase == .verifying else { return }
+        let limit = tol * config.deformationSlack
+        obs.verifying = withAlternatives(m.verifyingCandidates.compactMap { c in
+            rebuild(successor(of: c, i, scene), pattern: slots[i].pattern, owner: id, scene: scene, keepWithin: limit)
+                .flatMap { $0.residual <= limit ? $0 : nil }
+        }, i, scene)
+        // A triple another searching tangible could take too is no sole survivor
+        // to take unchecked (two PERCs set down together: one took the other's).
+        // With no light check possible every verifying triple is a guess to take,
+        // so each is checked for rivals; a rival loses by timing (`ownsByTiming`).
+        obs.awaited.formUnion(awaitedTriples(obs.verifying, i, announcers: r.announcers, scene))
+        for c in obs.verifying where !c.isTuple && (obs.verifying.count == 1 || !obs.canCheck) {
+            let set = c.traceSet
+            var rivals: [Int] = []
+            for (j, wj) in r.wants where j != i {
+                if case .resting = wj { continue }
+                if triples(j, &r, &scene).contains(where: { $0.traceSet == set }) { rivals.append(j) }
+            }
+            guard !rivals.isEmpty else { continue }
+            if !obs.canCheck, ownsByTiming(c, i, against: rivals) { continue }
+            obs.contested.insert(set)
         }
     }
 }
