@@ -254,18 +254,21 @@ extension Engine {
     }
 
     private mutating func triples(_ i: Int, _ r: inout SearchRound, _ scene: inout FrameScene) -> [Candidate] {
-        let g = slots[i].group
-        if let c = r.triplesByGroup[g] { return c }
-        let c = finder.triples(slots[i].pattern, tolerance: r.tolByGroup[g], scene: &scene, table: table)
-        r.triplesByGroup[g] = c
-        return c
+        found(i, \.triplesByGroup, &r, &scene) { f, p, tol, scene, table in f.triples(p, tolerance: tol, scene: &scene, table: table) }
     }
 
     private mutating func tuples(_ i: Int, _ r: inout SearchRound, _ scene: inout FrameScene) -> [Candidate] {
+        found(i, \.tuplesByGroup, &r, &scene) { f, p, tol, scene, table in f.tuples(p, tolerance: tol, scene: &scene, table: table) }
+    }
+
+    /// Tangible `i`'s pattern group's candidates of one kind, found once per frame.
+    private mutating func found(_ i: Int, _ cache: WritableKeyPath<SearchRound, [[Candidate]?]>, _ r: inout SearchRound,
+                                _ scene: inout FrameScene,
+                                _ find: (CandidateFinder, TrianglePattern, Double, inout FrameScene, TraceTable) -> [Candidate]) -> [Candidate] {
         let g = slots[i].group
-        if let c = r.tuplesByGroup[g] { return c }
-        let c = finder.tuples(slots[i].pattern, tolerance: r.tolByGroup[g], scene: &scene, table: table)
-        r.tuplesByGroup[g] = c
+        if let c = r[keyPath: cache][g] { return c }
+        let c = find(finder, slots[i].pattern, r.tolByGroup[g], &scene, table)
+        r[keyPath: cache][g] = c
         return c
     }
 
