@@ -34,6 +34,26 @@ struct PercMachineTests {
         return (m, obs)
     }
 
+    /// The engine sends searches only to PERCs on the surface and upkeep only to tracked ones:
+    /// anything else is its bug, reported as `impossibleEvent` and otherwise ignored. A late
+    /// light answer is no bug: it is dropped quietly.
+    @Test("an event a state cannot get is reported as impossible and changes nothing")
+    func impossiblePairsAreReported() {
+        var m = PercMachine(definition: def, config: EngineConfig())
+        #expect(m.handle(.search(SearchObservation()), at: 0) == [.impossibleEvent(state: .notInRange, event: "search")])
+        _ = m.handle(.link(connected: true), at: 0)
+        let outcome = VerificationOutcome(tangible: 1, request: 7, result: .rejected, time: 0.1)
+        #expect(m.handle(.outcome(outcome, current: nil), at: 0.1).isEmpty)
+        #expect(m.handle(.search(SearchObservation()), at: 0.2) == [.impossibleEvent(state: .inRange, event: "search")])
+        #expect(m.stateName == .inRange)
+        // A tracked PERC's upkeep reaching one that searches.
+        var s = onSurface()
+        let (guessed, _) = windowGuessed()
+        guard let track = guessed.track else { Issue.record("no guess"); return }
+        #expect(s.handle(.track(TrackUpdate(track: track)), at: 1.1) == [.impossibleEvent(state: .onSurface, event: "track")])
+        #expect(s.stateName == .onSurface)
+    }
+
     @Test("link and field events walk notInRange → inRange → onSurface → inRange → notInRange")
     func sensorTransitions() {
         var m = PercMachine(definition: def, config: EngineConfig())

@@ -99,8 +99,10 @@ public struct PercMachine: Sendable {
             go(.onSurface(Search(fieldOnAt: time, phase: .window)), .fieldOn, &out)
         case .field(on: false):
             go(.inRange, .fieldOff, &out)
-        case .link(connected: false), .track, .search, .outcome:
+        case .link(connected: false), .outcome:
             break
+        case .track, .search:
+            out.append(impossible(event))
         }
     }
 
@@ -110,9 +112,25 @@ public struct PercMachine: Sendable {
             go(.notInRange, .linkLost, &out)
         case .field(on: true):
             go(.onSurface(Search(fieldOnAt: time, phase: .window)), .fieldOn, &out)
-        case .link(connected: true), .field(on: false), .track, .search, .outcome:
+        case .link(connected: true), .field(on: false), .outcome:
             break
+        case .track, .search:
+            out.append(impossible(event))
         }
+    }
+
+    /// `event` cannot reach this state (an outcome can: it may answer a check of an earlier
+    /// state, and is dropped quietly). Logged and counted by the service as an engine bug.
+    private func impossible(_ event: Event) -> Action {
+        let name: String
+        switch event {
+        case .link: name = "link"
+        case .field: name = "field"
+        case .track: name = "track"
+        case .search: name = "search"
+        case .outcome: name = "outcome"
+        }
+        return .impossibleEvent(state: stateName, event: name)
     }
 
     // MARK: onSurface: searching
@@ -129,8 +147,10 @@ public struct PercMachine: Sendable {
             search(s, obs, time, &out)
         case .outcome(let o, let current):
             answered(s, o, current: current, time, &out)
-        case .link(connected: true), .field(on: true), .track:
+        case .link(connected: true), .field(on: true):
             break
+        case .track:
+            out.append(impossible(event))
         }
     }
 
@@ -355,8 +375,10 @@ public struct PercMachine: Sendable {
                 return
             }
             state = .resting(r)
-        case .link(connected: true), .field(on: true), .track:
+        case .link(connected: true), .field(on: true):
             break
+        case .track:
+            out.append(impossible(event))
         }
     }
 

@@ -15,4 +15,8 @@ public enum TangibleEvent: Hashable, Sendable, Codable {
     /// (another marker, or another lone touch) put it there within `locateAmbiguity`:
     /// light cannot tell them apart, so none is taken; the touches wait `recheckRejectedAfter`.
     case locateAmbiguous(request: UInt64, poses: Int)
+    /// An event the PERC machine cannot get in `state` (the engine sends upkeep only to a
+    /// tracked PERC, and searches only to one on the surface): a bug of the engine. It is
+    /// ignored; the service logs it and counts it (`percbridge_engine_bugs_total`).
+    case impossibleEvent(state: TangibleStateName, event: String)
 }

@@ -47,7 +47,7 @@ struct RecognitionAccumulator: Sendable {
         case .checkAnswered(let request, let result):
             guard stationaryRequests.remove(request) != nil else { break }
             if case .confirmed = result {} else { figures.stationaryCheckFailures += 1 }
-        case .searchPhase, .tracesAssigned, .traceAdopted, .provenance, .locateAmbiguous:
+        case .searchPhase, .tracesAssigned, .traceAdopted, .provenance, .locateAmbiguous, .impossibleEvent:
             break
         }
     }

@@ -13,6 +13,7 @@ public final class Pipeline {
     private let logger: Logger
     public private(set) var lastResult: FrameResult?
     private var lastStates: [TangibleID: TangibleSnapshot] = [:]
+    private let bugLog = LogRateLimit()
     /// Called for each tangible whose state or provenance changed (D-Bus signal).
     var onStateChange: ((TangibleSnapshot) -> Void)?
     /// Called after each frame, lock held, with the calibration results of that frame
@@ -52,6 +53,16 @@ public final class Pipeline {
         // Transitions are logged with the engine's reason (journald fields TANGIBLE, STATE, REASON).
         let names = Dictionary(result.snapshot.tangibles.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         for e in core.lastOutput?.events ?? [] {
+            if case .impossibleEvent(let state, let event) = e.event {
+                metrics.engineBugs.increment()
+                if let skipped = bugLog.due() {
+                    let name = names[e.tangible] ?? "\(e.tangible)"
+                    let more = skipped > 0 ? " (\(skipped) more since the last such line)" : ""
+                    logger.error("\(name): the engine sent a \(event) event to a PERC in state \(state.rawValue), which cannot get one; ignored. This is a bug of PercBridge: please report it with a recording (serve --record)\(more)",
+                                 metadata: ["tangible": "\(name)", "tangible_id": "\(e.tangible)", "frame": "\(e.frame)"])
+                }
+                continue
+            }
             if case .locateAmbiguous(_, let poses) = e.event {
                 let name = names[e.tangible] ?? "\(e.tangible)"
                 logger.info("\(name): light found the sensor of its one marker touch, but \(poses) poses put it there; none is taken (it is recognised when a second marker touches)",

@@ -30,6 +30,8 @@ public final class ServiceMetrics: Sendable {
     /// than a frame period (`FrameLoad`).
     let frameThreadCPU: CoreMetrics.FloatingPointCounter
     let frameOverruns: CoreMetrics.Counter
+    /// Events the engine sent to a PERC state that cannot get them (`TangibleEvent.impossibleEvent`).
+    let engineBugs: CoreMetrics.Counter
     /// Bytes malloc has handed out and not had back (glibc mallinfo2), read at each scrape:
     /// beside the RSS, it tells memory the service holds from memory the allocator keeps.
     let heapInUse: CoreMetrics.Gauge
@@ -60,11 +62,12 @@ public final class ServiceMetrics: Sendable {
         inputErrors = Counter(label: "percbridge_input_errors_total", factory: factory)
         frameThreadCPU = FloatingPointCounter(label: "percbridge_frame_thread_cpu_seconds_total", factory: factory)
         frameOverruns = Counter(label: "percbridge_frame_overruns_total", factory: factory)
+        engineBugs = Counter(label: "percbridge_engine_bugs_total", factory: factory)
         frameThreadCPU.increment(by: 0.0)
         heapInUse = Gauge(label: "percbridge_heap_bytes_in_use", factory: factory)
         // Start every series at 0 so dashboards see them before the first event.
         for c in [frames, notifications, lostNotifications, checksConfirmed, checksRejected, checksInconclusive,
-                  recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors, frameOverruns] { c.increment(by: 0) }
+                  recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors, frameOverruns, engineBugs] { c.increment(by: 0) }
         links.record(0)
         linksRegistered.record(0)
         appClients.record(0)

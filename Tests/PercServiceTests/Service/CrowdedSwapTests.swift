@@ -21,6 +21,7 @@ import Testing
             let (frame, result, _) = table.step()
             for e in table.core.lastOutput?.events ?? [] {
                 if case .transition(_, let to, let reason) = e.event, to == .tracked { taken[e.tangible] = "\(reason)" }
+                if case .impossibleEvent = e.event { Issue.record("frame \(frame.number): \(e)") }
             }
             let before = count.swapped
             let world = table.runner.world

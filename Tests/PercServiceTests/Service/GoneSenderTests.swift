@@ -47,6 +47,8 @@ import PercTestSupport
         // The frame thread's own CPU time is counted (FrameLoad; docs/install.md).
         #expect(try await serve.metric("percbridge_frame_thread_cpu_seconds_total") ?? 0 > 0)
         #expect(try await serve.metric("percbridge_frame_overruns_total") != nil)
+        // Events the engine sent to a PERC state that cannot get them: none.
+        #expect(try await serve.metric("percbridge_engine_bugs_total") == 0)
         #expect(try await serve.terminate() == 0)
     }
 }
