@@ -123,8 +123,13 @@ public final class OverlayClient: Sendable {
                     let config = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
                         upgradeRequestHead: head, upgraders: [upgrader],
                         notUpgradingCompletionHandler: { $0.eventLoop.makeCompletedFuture { .refused } })
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: config))
+                    // The service says hello as soon as the upgrade is done, so its first frames
+                    // often come in the same read as the 101 response: NIO's default drops the
+                    // bytes after the response head (swift-nio#741), and the overlay then never
+                    // learnt the surface and drew nothing. They go on to the WebSocket decoder.
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: config)
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
         switch try await upgrade.get() {

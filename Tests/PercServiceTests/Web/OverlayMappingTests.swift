@@ -48,7 +48,7 @@ import PercTestSupport
         try await Task.sleep(for: .milliseconds(200))
         server.hub.publish(Self.overlay(5))
         let shot = try x.screenshot(within: 5) { $0.rgb(white.0, white.1) == .white && $0.rgb(black.0, black.1) == .black }
-        #expect(shot.rgb(white.0, white.1) == .white, "white patch centre at \(white): \(shot.rgb(white.0, white.1))")
+        #expect(shot.rgb(white.0, white.1) == .white, "white patch centre at \(white): \(shot.rgb(white.0, white.1)); overlay: \(overlay.errorOutput())")
         #expect(shot.rgb(black.0, black.1) == .black, "black patch centre at \(black): \(shot.rgb(black.0, black.1))")
         // Between them the app below shows through (the window is shaped to the patches).
         let mid = ((white.0 + black.0) / 2, (white.1 + black.1) / 2)
