@@ -300,7 +300,8 @@ extension Engine {
         }
         // (Ended traces are blocked from the start.)
         for (i, _) in r.wants { r.tolByGroup[slots[i].group] = max(r.tolByGroup[slots[i].group], slots[i].jitter.tolerance(config)) }
-        if config.awaitUnannounced {
+        // (Only a tangible in its time window asks; most frames have none.)
+        if config.awaitUnannounced, r.wants.contains(where: { if case .window = $0.1 { true } else { false } }) {
             for j in slots.indices where slots[j].perc?.state == .inRange { r.announcers.append(j) }
         }
 
