@@ -90,18 +90,45 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // The service core: frame clock, pipeline, outputs (TUIO, WebSocket), control API, web
-        // server, recording and replay, diagnostics.
+        // The service's runtime: frame clock and ticker, the pipeline and its engine core, config,
+        // the tangible registry, PERC links (ServiceLinks), outputs (TUIO), recording and replay,
+        // logging and metrics. Knows nothing of the web server, the control API or diagnosis.
         .target(
-            name: "PercService",
+            name: "PercRuntime",
             dependencies: [
                 "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck", "FrameCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // Diagnosis: live figures from the pipeline's steps, the light test, recordings
+        // diagnosed, the report (text, HTML) and the settings it suggests.
+        .target(
+            name: "PercDiagnose",
+            dependencies: [
+                "PercRuntime", "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // The web server: the app protocol over WebSocket (AppHub), the viewer and the JS client,
+        // metrics and diagnostics routes, the request guards (Origin, Host, token, limits).
+        .target(
+            name: "PercWeb",
+            dependencies: [
+                "PercRuntime", "PercDiagnose", "PercSystem", "PercInput", "MTKTangibles",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -110,6 +137,27 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             plugins: ["WebEmbedPlugin"]
+        ),
+        // The control API on D-Bus (net.percbridge.Control1): its server, its client for the
+        // CLI, and the demo's links and registry behind it.
+        .target(
+            name: "PercControl",
+            dependencies: [
+                "PercRuntime", "PercWeb", "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The composition roots: `serve` and `demo` put the runtime, the web server, the control
+        // API and diagnosis together.
+        .target(
+            name: "PercService",
+            dependencies: [
+                "PercRuntime", "PercDiagnose", "PercWeb", "PercControl",
+                "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // `percbridge overlay`: light-check patches drawn over the table's app (X11 through xcb, or a
         // Wayland layer-shell surface), click-through, with presentation times.
@@ -142,14 +190,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The `percbridge` executable: the commands and their wiring.
+        // The `percbridge` executable: the commands (options, messages, exit codes); `serve` and
+        // `demo` hand over to PercService's ServiceRoot.
         .executableTarget(
             name: "PercBridge",
             dependencies: [
-                "PercSystem", "PercBlueZ", "PercInput", "PercService", "MTKTangibles", "MTKSimulator", "LightCheck",
+                "PercSystem", "PercBlueZ", "PercInput", "PercRuntime", "PercDiagnose", "PercControl", "PercService",
+                "MTKTangibles", "MTKSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Not in the product: the test peers shared by the tests and the benchmarks: the BlueZ
@@ -165,7 +214,7 @@ let package = Package(
         .executableTarget(
             name: "PercBench",
             dependencies: [
-                "PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator",
+                "PercSystem", "PercBlueZ", "PercInput", "PercRuntime", "PercWeb", "PercControl", "PercEmulator",
                 "MTKTangibles", "MTKSimulator", "LightCheck", "LightCheckRig", "FrameCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -181,7 +230,7 @@ let package = Package(
         .target(
             name: "PercTestSupport",
             dependencies: [
-                "PercSystem", "PercBlueZ", "PercInput", "PercService", "PercEmulator", "MTKTangibles",
+                "PercSystem", "PercBlueZ", "PercInput", "PercRuntime", "PercDiagnose", "PercWeb", "PercControl", "PercEmulator", "MTKTangibles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/PercTestSupport",
@@ -191,19 +240,19 @@ let package = Package(
         .testTarget(name: "PercBlueZTests", dependencies: ["PercBlueZ", "PercSystem", "PercEmulator", "PercTestSupport", "MTKTangibles"]),
         .testTarget(name: "PercInputTests", dependencies: ["PercInput", "PercSystem", "PercEmulator", "PercTestSupport", "MTKTangibles"]),
         .testTarget(name: "PercServiceTests", dependencies: [
-            "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport", "MTKTangibles", "LightCheck",
+            "PercRuntime", "PercDiagnose", "PercWeb", "PercControl", "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport", "MTKTangibles", "LightCheck",
             "FrameCore", "MTKSimulator",
         ]),
         // Through the `percbridge` binary, as a user runs it.
         .testTarget(name: "PercBridgeTests", dependencies: [
-            "PercBridge", "PercOverlayTool", "PercService", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport",
+            "PercBridge", "PercOverlayTool", "PercRuntime", "PercDiagnose", "PercWeb", "PercControl", "PercSystem", "PercBlueZ", "PercInput", "PercEmulator", "PercTestSupport",
             "MTKTangibles", "MTKSimulator", "LightCheck",
         ]),
         .testTarget(name: "PercOverlayTests", dependencies: [
             "PercOverlay", "PercTestSupport", "CWayland", "CWaylandProtocols", "PercOverlayClient",
         ]),
         .testTarget(name: "PercOverlayClientTests", dependencies: ["PercOverlayClient"]),
-        .testTarget(name: "PercBenchTests", dependencies: ["PercBench", "PercEmulator", "PercTestSupport", "PercService", "PercSystem", "MTKTangibles", "MTKSimulator"]),
+        .testTarget(name: "PercBenchTests", dependencies: ["PercBench", "PercEmulator", "PercTestSupport", "PercRuntime", "PercDiagnose", "PercWeb", "PercControl", "PercSystem", "MTKTangibles", "MTKSimulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,8 +4,8 @@ import Foundation
 import Histogram
 import MTKTangibles
 import MTKSimulator
-import PercService
 import PercSystem
+import PercRuntime
 
 /// Plays the built-in `crowded` scenario (or another) once per seed through the service's
 /// frame core (engine and light checks; overlays presented at the simulated display's next

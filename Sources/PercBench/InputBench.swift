@@ -6,7 +6,7 @@ import MTKTangibles
 import Synchronization
 import PercSystem
 import PercInput
-import PercService
+import PercRuntime
 
 struct InputBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,8 @@ import ArgumentParser
 import Foundation
 import MTKTangibles
 import MTKSimulator
-import PercService
+import PercRuntime
+import PercWeb
 
 /// Plays the simulator's scenarios with moving tangibles through the service's core (engine
 /// and light checks, overlays presented at the simulated display's next refresh) and, for

@@ -2,7 +2,7 @@
 import Foundation
 import Histogram
 import MTKTangibles
-import PercService
+import PercRuntime
 
 /// The latency phase: PERC field-off (its tangible leaves TUIO) and field-on with a fresh
 /// marker triple (its tangible appears). The bench notes when it asked the emulator to send

@@ -10,8 +10,8 @@ import Synchronization
 import Glibc
 import PercSystem
 import PercInput
-import PercService
 import PercEmulator
+import PercRuntime
 #endif
 
 /// Touch → output latency of one phase. TUIO in: the bench's send call → receipt (both ends on

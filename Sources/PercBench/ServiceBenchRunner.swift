@@ -4,8 +4,8 @@ import MTKTangibles
 import NIOCore
 import NIOPosix
 import PercSystem
-import PercService
 import PercEmulator
+import PercRuntime
 
 /// Everything one phase starts is ended before `run` returns (serve by pid, also on errors
 /// through `BenchServeChild.deinit`; the emulator and its dbus-daemon by `stop()`).

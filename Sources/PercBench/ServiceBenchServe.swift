@@ -2,8 +2,8 @@
 import Foundation
 import MTKTangibles
 import PercSystem
-import PercService
 import PercEmulator
+import PercRuntime
 
 /// One `serve` run: writes a config and a registry of standard PERCs into a temp dir,
 /// starts the binary, and finds its HTTP port in its log. Ended by pid: `terminate()`

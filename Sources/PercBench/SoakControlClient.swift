@@ -2,7 +2,7 @@
 import Foundation
 import Synchronization
 import PercSystem
-import PercService
+import PercControl
 
 /// What a monitor and `percbridge status` do to a running service: listen to
 /// `TangibleChanged` and the `TangiblesOnSurface` property (serve computes the on-surface

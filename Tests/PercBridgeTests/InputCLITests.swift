@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 import PercInput
-import PercService
+import PercRuntime
 import PercTestSupport
 
 @Suite struct InputCLITests {

@@ -1,7 +1,6 @@
 // Every thread we name keeps its name: named from inside the thread (ThreadName), in 15 bytes at most.
 import Foundation
 import Testing
-import PercService
 import PercTestSupport
 
 /// Foundation's `Thread.name` set before `start()` never reached the kernel, and Linux

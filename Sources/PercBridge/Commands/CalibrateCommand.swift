@@ -1,7 +1,7 @@
 // `percbridge calibrate`: find a PERC's light-sensor offset again, where it lies now.
 import ArgumentParser
 import Foundation
-import PercService
+import PercControl
 
 struct CalibrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

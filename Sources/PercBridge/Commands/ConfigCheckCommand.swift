@@ -1,7 +1,7 @@
 // `percbridge config check FILE`: validates a config file and says where each problem is.
 import ArgumentParser
 import Foundation
-import PercService
+import PercRuntime
 
 struct ConfigCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 // `--control-bus` as a command-line option.
 import ArgumentParser
-import PercService
+import PercControl
 
 extension ControlBusChoice: ExpressibleByArgument {
     static let help = ArgumentHelp(

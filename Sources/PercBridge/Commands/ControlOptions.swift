@@ -2,7 +2,7 @@
 import ArgumentParser
 import Foundation
 import PercSystem
-import PercService
+import PercControl
 
 /// `--bus` and `--json` of `list`, `status`, `pair`, `forget`, `define`, `calibrate`.
 struct ControlOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 // `percbridge define`: a new tangible from the three traces now on the surface, then its light sensor.
 import ArgumentParser
 import Foundation
-import PercService
+import PercControl
 
 struct DefineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,10 +4,11 @@ import Foundation
 import Logging
 import MTKTangibles
 import MTKSimulator
-import ServiceLifecycle
 import PercSystem
 import PercInput
 import PercService
+import PercControl
+import PercRuntime
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -169,13 +170,6 @@ struct DemoCommand: AsyncParsableCommand {
             ? try Self.screenSampler(surface: surface, placement: try screenPlacement(logger: logger), logger: logger) : nil
         defer { screen?.stop() }
         if let screen { runner.readScreen { screen.colour(at: $0) } }
-        let demoRegistry = try DemoRegistry.open(path: registry, scenario: scenario, world: runner.world)
-        defer { demoRegistry.cleanUp() }
-        let definitions = try demoRegistry.store.load().tangibles
-        let links = DemoLinks(world: runner.world)
-        links.definitionsChanged(definitions)
-        _ = links.takeSyncs()  // the modules registered from the start report their states themselves
-
         var config = ServiceConfig()
         config.surface = .init(name: "demo (\(scenario.name))", widthMM: surface.x, heightMM: surface.y)
         config.clock.rateHz = rate
@@ -185,58 +179,29 @@ struct DemoCommand: AsyncParsableCommand {
         config.http.token = token
         config.http.allowedOrigins = allowOrigin
 
-        let start = MonotonicClock.now()
         let tokenQuery = token.isEmpty ? "" : "?token=\(token)"
         let bindHost = config.http.bind.description.replacingOccurrences(of: ":\(config.http.bind.port)", with: "")
         let tuioLine = "TUIO \(config.tuio.versions.rawValue) → \(config.tuio.targets.map(\.description).joined(separator: ", "))"
-        let parts = try await ServiceParts.make(
-            config: config, definitions: definitions, surface: surface,
-            timeline: { MonotonicClock.now() - start }, acceptPresented: false, logger: logger,
-            actuate: { id, request in
-                guard definitions.contains(where: { $0.id == id }) else {
-                    return AppProtocolError(code: .unknownTangible, message: "no tangible \(id) in this demo", inReplyTo: "actuate")
-                }
-                logger.notice("actuate (simulated)", metadata: ["tangible": "\(id)", "request": "\(request)"])
-                return nil
-            },
-            onHTTPPort: { port in
+        let (seed, duration) = (seed, duration)
+        let demo = ServiceRoot.Demo(scenario: scenario, runner: runner, registryPath: registry, config: config, rate: rate,
+                                    duration: duration, record: record, displayByApp: display != "sim", controlBus: controlBus)
+        let end: ServiceRoot.DemoEnd
+        do {
+            end = try await ServiceRoot.demo(demo, logger: logger, onHTTPPort: { port, definitions in
                 print("PercBridge demo: scenario \(scenario.name), seed \(seed ?? scenario.seed), \(definitions.count) tangibles")
                 print("  web viewer:  http://\(bindHost):\(port)/\(tokenQuery)")
                 print("  app protocol: ws://\(bindHost):\(port)/ws   metrics: http://\(bindHost):\(port)/metrics")
                 print("  \(tuioLine)")
                 print(duration.map { "  running for \($0) s" } ?? "  press Ctrl-C to stop")
                 fflush(nil)  // scripts wait for these lines
+            }, onControlBus: { bus in
+                print("  control API: \(ControlAPI.busName) on the \(bus) (try: percbridge status\(ControlClient.busArgument(bus)))")
+                fflush(nil)
             })
-        var recording: DemoRecording?
-        if let record {
-            recording = try DemoRecording(path: record, config: config, surface: surface, rate: rate, scenario: scenario.name, definitions: definitions)
+        } catch let e as ServiceRoot.StartError {
+            throw CLIError(.cannotCreate, e.description)
         }
-        let loop = DemoLoop(runner: runner, parts: parts, start: start, duration: duration, rate: rate,
-                            recording: recording, links: links, displayByApp: display != "sim", logger: logger)
-        if display != "sim" {
-            parts.router.divertPresented { loop.appPresented($0) }
-            parts.lightChecksFollowDrawingApps(logger: logger)
-        }
-        let hub = parts.hub
-        // Registry changes (pair, define, calibrate, forget) reach the engine between two frames.
-        let registry = DirectRegistry(store: demoRegistry.store) { definitions in
-            loop.setDefinitions(definitions)
-            hub.updateTangibles(definitions)
-            links.definitionsChanged(definitions)
-        }
-        links.use(registry)
-        let control = ControlService(pipeline: parts.pipeline, registry: registry, links: links, hub: parts.hub,
-                                     context: .init(mode: "demo", frameRateHz: rate), logger: logger)
-        control.attach()
-        let session: DBusBus? = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == nil ? nil : .session
-        let server = try await ControlServer.start(control, choice: controlBus, fallback: session, logger: logger)
-        if let server {
-            print("  control API: \(ControlAPI.busName) on the \(server.bus) (try: percbridge status\(ControlClient.busArgument(server.bus)))")
-            fflush(nil)
-        }
-        defer { server?.close() }
-        try await parts.run(loop, logger: logger)
-        Self.printSummary(loop.summary.withLock { $0 }, last: parts.pipeline.withPipeline { $0.lastResult })
+        Self.printSummary(end.summary, last: end.last)
     }
 
     static func loadScenario(_ nameOrFile: String) throws -> Scenario {

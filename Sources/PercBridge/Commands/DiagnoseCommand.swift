@@ -2,7 +2,8 @@
 import ArgumentParser
 import Foundation
 import PercInput
-import PercService
+import PercDiagnose
+import PercRuntime
 
 struct DiagnoseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 #if canImport(Glibc)
 import Glibc
-import PercService
+import PercDiagnose
 #endif
 
 struct DiagnoseLightTestCLI {

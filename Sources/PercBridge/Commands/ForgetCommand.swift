@@ -1,7 +1,7 @@
 // `percbridge forget`: remove a tangible from the registry (and its module from BlueZ).
 import ArgumentParser
 import Foundation
-import PercService
+import PercControl
 
 struct ForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 // `percbridge list`: the tangibles the running service knows, with state, pose and link.
 import ArgumentParser
 import Foundation
-import PercService
+import PercControl
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,8 +3,8 @@ import ArgumentParser
 import Foundation
 import Glibc
 import Logging
-import PercService
 import PercSystem
+import PercRuntime
 
 /// The overlay links the X client libraries, so it is its own executable (the service binary
 /// stays free of them on headless tables); this resolves the config file ([http] for where

@@ -2,7 +2,7 @@
 import ArgumentParser
 import Foundation
 import PercBlueZ
-import PercService
+import PercControl
 
 struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 import MTKTangibles
 import PercInput
-import PercService
+import PercRuntime
 
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -29,4 +29,4 @@ struct RegistryWriterCommand: ParsableCommand {
 }
 
 import Foundation
-import PercService
+import PercRuntime

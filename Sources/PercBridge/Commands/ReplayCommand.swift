@@ -2,7 +2,7 @@
 import ArgumentParser
 import Foundation
 import MTKTangibles
-import PercService
+import PercRuntime
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

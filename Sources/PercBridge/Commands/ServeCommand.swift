@@ -2,12 +2,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import MTKTangibles
-import ServiceLifecycle
-import PercSystem
-import PercBlueZ
-import PercInput
 import PercService
+import PercControl
+import PercRuntime
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -61,42 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
         do { registry = try store.load() } catch let e as RegistryStore.LoadError {
             throw CLIError(.config, "\(e.description)\nfix the registry file (docs/configuration.md, \"The tangible registry\") or move it away to start with none")
         }
-        let surface = Vec2(cfg.surface.widthMM, cfg.surface.heightMM)
-        let links = ServiceLinks(config: cfg.bluetooth, store: store, definitions: registry.tangibles,
-                                 logger: Logger(label: "percbridge.links"))
-        let drops = DropLog(logger: logger)
-        let inputs = try ServiceInputs.make(cfg.inputs, surface: surface, logger: logger, drops: drops)
-        if inputs.isEmpty {
-            logger.warning("no touch input is configured: tangibles cannot be tracked until one is added ([[input]] in the config, docs/inputs.md); PERC links and apps are served meanwhile")
+        do {
+            try await ServiceRoot.serve(config: cfg, store: store, registry: registry, record: record,
+                                        controlBus: controlBus, logger: logger)
+        } catch let e as ServiceRoot.StartError {
+            throw CLIError(.cannotCreate, e.description)
         }
-        var recording: ServeRecording?
-        if let record {
-            let sources = inputs.map(\.name) + (cfg.bluetooth.enabled ? ["bluez:\(cfg.bluetooth.bus)"] : [])
-            do {
-                recording = try ServeRecording(path: record, config: cfg, surface: surface, sources: sources,
-                                               definitions: registry.tangibles)
-            } catch {
-                throw CLIError(.cannotCreate, "--record \(record): \(error)")
-            }
-            logger.notice("recording every input to \(record)")
-        }
-        let parts = try await ServiceParts.make(
-            config: cfg, definitions: registry.tangibles, surface: surface, timeline: MonotonicClock.now,
-            acceptPresented: true, logger: logger, recorder: recording?.recorder,
-            actuate: { id, request in links.actuate(id, request) },
-            onHTTPPort: { port in logger.notice("web viewer and app protocol on http://\(cfg.http.bind.host):\(port)/") })
-        parts.lightChecksFollowDrawingApps(logger: logger)
-        drops.attach { [metrics = parts.metrics] in metrics.inputDropped(reason: $0, by: $1) }
-        links.observeRSSI { [diagnostics = parts.diagnostics] in diagnostics.observe(rssi: $0) }
-        let loop = ServeLoop(parts: parts, inputs: inputs, store: store, links: links, recording: recording, logger: logger)
-        // The control API (docs/control-api.md): [control] in the config unless --control-bus says otherwise.
-        let control = ControlService(pipeline: parts.pipeline, registry: links, links: ServiceControlLinks(links: links), hub: parts.hub,
-                                     context: .init(mode: "serve", frameRateHz: cfg.clock.rateHz), logger: logger)
-        control.attach()
-        let configured = cfg.control.enabled ? try? DBusBus(parsing: cfg.control.bus) : nil
-        let server = try await ControlServer.start(control, choice: controlBus, fallback: configured, logger: logger)
-        defer { server?.close() }
-        try await parts.run(loop, logger: logger)
     }
 
     /// The config the user named must be read (a typo must not start a service on defaults);

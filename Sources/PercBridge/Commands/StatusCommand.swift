@@ -1,7 +1,7 @@
 // `percbridge status`: is the service running, in which mode, what it sees, which modules are near.
 import ArgumentParser
 import Foundation
-import PercService
+import PercControl
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

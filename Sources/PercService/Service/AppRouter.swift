@@ -5,6 +5,8 @@ import MTKTangibles
 import Synchronization
 import PercSystem
 import PercInput
+import PercRuntime
+import PercWeb
 
 /// The service's `AppMessageSink`. Each app's contacts go through its own
 /// `JSONContactDecoder` (inputs: it maps the app's clock and tracks begin/end per contact).
@@ -25,7 +27,7 @@ public final class AppRouter: AppMessageSink {
         self.logger = logger; self.actuate = actuate
     }
 
-    func appSent(_ message: AppInbound, raw: Data, from client: AppClient, at arrival: Seconds) -> AppProtocolError? {
+    public func appSent(_ message: AppInbound, raw: Data, from client: AppClient, at arrival: Seconds) -> AppProtocolError? {
         switch message {
         case .hello(let name, _, let draws, let fallback):
             logger.info("app says hello", metadata: ["client": "\(client.id)", "name": "\(name ?? "-")", "draws_overlay": "\(draws)", "overlay_fallback": "\(fallback)"])
@@ -63,7 +65,7 @@ public final class AppRouter: AppMessageSink {
 
     /// Forgets a disconnected app's contact state; contacts it left down end where they were
     /// (else they would stay on the surface, and in every frame, for as long as serve runs).
-    func appDisconnected(_ client: AppClient) {
+    public func appDisconnected(_ client: AppClient) {
         guard var decoder = decoders.withLock({ $0.removeValue(forKey: client.id) }) else { return }
         let ended = decoder.endAll(at: MonotonicClock.now())
         guard !ended.isEmpty else { return }

@@ -7,6 +7,8 @@ import MTKSimulator
 import ServiceLifecycle
 import Synchronization
 import PercSystem
+import PercControl
+import PercRuntime
 
 /// Each tick: advance the simulated world to now, put its touches, sensor notifications
 /// and presented reports on the frame clock, cut a frame, run the pipeline, and let the

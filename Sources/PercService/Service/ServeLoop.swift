@@ -7,6 +7,7 @@ import Synchronization
 import UnixSignals
 import PercSystem
 import PercInput
+import PercRuntime
 
 /// Runs the frame clock (its ticker thread cuts frames into the pipeline), the input
 /// sources, the PERC links, the systemd watchdog and status, and reloads the registry on

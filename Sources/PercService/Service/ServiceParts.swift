@@ -4,6 +4,9 @@ import LightCheck
 import Logging
 import MTKTangibles
 import ServiceLifecycle
+import PercDiagnose
+import PercRuntime
+import PercWeb
 
 /// Everything between the inputs and the outputs, made from the config. The caller adds its
 /// inputs (BlueZ links and touch sources for `serve`, the simulator for `demo`) to `clock`

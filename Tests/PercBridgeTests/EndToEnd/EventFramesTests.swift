@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 @testable import PercBridge
-import PercService
+import PercRuntime
 import PercTestSupport
 
 @Suite(.serialized) struct EventFramesTests {

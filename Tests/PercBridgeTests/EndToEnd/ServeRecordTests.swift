@@ -4,7 +4,7 @@ import Glibc
 import MTKTangibles
 import Testing
 @testable import PercBridge
-import PercService
+import PercRuntime
 import PercSystem
 import PercEmulator
 import PercTestSupport

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import MTKTangibles
 import Testing
-import PercService
+import PercRuntime
 import PercSystem
 import PercEmulator
 import PercTestSupport

@@ -1,6 +1,6 @@
 // FrameLoad: the frame thread's share of a core per window, the frames that overran, and when it gives up real-time.
 import Testing
-@testable import PercService
+@testable import PercRuntime
 
 @Suite struct FrameLoadTests {
     @Test func aWindowReportsTheShareOfACoreAndTheOverruns() {

@@ -5,7 +5,8 @@ import Logging
 import MTKTangibles
 import Synchronization
 import Testing
-@testable import PercService
+@testable import PercControl
+@testable import PercRuntime
 import PercSystem
 import PercTestSupport
 

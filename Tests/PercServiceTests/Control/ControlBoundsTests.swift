@@ -2,7 +2,6 @@
 // bounded, addresses validated, and errors echo at most 80 characters of what was sent.
 import Foundation
 import Testing
-@testable import PercService
 import PercTestSupport
 
 @Suite(.serialized) struct ControlBoundsTests {

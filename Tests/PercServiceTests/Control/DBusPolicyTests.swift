@@ -2,7 +2,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PercService
+@testable import PercControl
 import PercSystem
 import PercTestSupport
 

@@ -1,7 +1,8 @@
 // `percbridge diagnose` through the binary: table, --json, --suggest, --apply, bad input.
 import Foundation
 import Testing
-@testable import PercService
+@testable import PercDiagnose
+@testable import PercRuntime
 import PercTestSupport
 
 @Suite struct DiagnoseCLITests {

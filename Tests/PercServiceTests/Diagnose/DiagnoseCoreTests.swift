@@ -3,7 +3,7 @@ import Foundation
 import MTKTangibles
 import MTKSimulator
 import Testing
-@testable import PercService
+@testable import PercDiagnose
 
 @Suite struct DiagnoseCoreTests {
     @Test func aRecordingDiagnosesLikeTheLiveObservation() {

@@ -3,7 +3,7 @@ import Foundation
 import MTKTangibles
 import MTKSimulator
 import Testing
-@testable import PercService
+@testable import PercDiagnose
 
 /// 300 simulated seconds, two PERCs placed every 20 s and left to rest (≈ 30 placements,
 /// ≈ 300 stationary light checks). Tolerances are a few standard deviations of what that

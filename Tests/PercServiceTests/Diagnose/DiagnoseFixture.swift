@@ -1,6 +1,5 @@
 // Test support: a simulated recording with known faults on disk, and temp files for the CLI tests.
 import Foundation
-@testable import PercService
 import MTKSimulator
 
 enum DiagnoseFixture {

@@ -1,7 +1,7 @@
 // The --html report is self-contained and renders in headless chromium (DOM checked, screenshot saved).
 import Foundation
 import Testing
-@testable import PercService
+@testable import PercDiagnose
 import PercTestSupport
 
 @Suite struct DiagnoseHTMLTests {

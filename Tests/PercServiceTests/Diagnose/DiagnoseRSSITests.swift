@@ -2,7 +2,8 @@
 import Foundation
 import MTKTangibles
 import Testing
-@testable import PercService
+@testable import PercDiagnose
+@testable import PercRuntime
 import PercSystem
 import PercBlueZ
 import PercEmulator

@@ -3,7 +3,8 @@ import Foundation
 import LightCheck
 import MTKTangibles
 import MTKSimulator
-@testable import PercService
+@testable import PercDiagnose
+@testable import PercRuntime
 import PercInput
 
 /// Two PERCs placed again and again (off the scanline angles), each left to rest so the

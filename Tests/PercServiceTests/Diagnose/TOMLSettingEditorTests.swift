@@ -1,6 +1,6 @@
 // Editing one key of a TOML text keeps everything else as the user wrote it.
 import Testing
-@testable import PercService
+@testable import PercDiagnose
 
 @Suite struct TOMLSettingEditorTests {
     @Test func aValueIsReplacedWhereItStandsWithItsComment() {

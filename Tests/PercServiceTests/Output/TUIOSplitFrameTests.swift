@@ -1,7 +1,7 @@
 // percbridge's own TUIO output read back by the TUIO input: a frame split over several bundles.
 import Testing
 import MTKTangibles
-@testable import PercService
+@testable import PercRuntime
 import PercInput
 
 @Suite struct TUIOSplitFrameTests {

@@ -1,7 +1,8 @@
 // `demo --record` of the pairing walk-through: the define's calibration and the settings reach the recording.
 import Foundation
 import Testing
-@testable import PercService
+@testable import PercControl
+@testable import PercRuntime
 import PercTestSupport
 
 @Suite(.serialized) struct DemoCalibrationRecordTests {

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import MTKTangibles
-@testable import PercService
+@testable import PercRuntime
 import PercSystem
 import PercInput
 import PercTestSupport

@@ -2,7 +2,7 @@
 import Foundation
 import MTKTangibles
 import Testing
-@testable import PercService
+@testable import PercRuntime
 
 @Suite struct RecorderBacklogTests {
     @Test(arguments: [4, 65536])

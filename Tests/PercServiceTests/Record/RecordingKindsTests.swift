@@ -3,7 +3,8 @@ import Foundation
 import LightCheck
 import MTKTangibles
 import Testing
-@testable import PercService
+@testable import PercDiagnose
+@testable import PercRuntime
 
 @Suite struct RecordingKindsTests {
     func header(_ h: RecordingHeader) throws -> String { String(decoding: try RecordCoding.line(h), as: UTF8.self) }

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 import PercTestSupport
-@testable import PercService
+@testable import PercRuntime
 
 @Suite struct ConfigCheckTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

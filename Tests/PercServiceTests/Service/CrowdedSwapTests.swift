@@ -4,7 +4,7 @@ import Foundation
 import LightCheck
 import MTKTangibles
 import MTKSimulator
-import PercService
+import PercRuntime
 import Testing
 
 @Suite struct CrowdedSwapTests {

@@ -2,7 +2,6 @@
 import Foundation
 import MTKTangibles
 import Testing
-@testable import PercService
 import PercTestSupport
 
 /// Before: the contacts of an app or a JSON TCP forwarder that disconnected stayed live

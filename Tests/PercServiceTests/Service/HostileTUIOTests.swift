@@ -2,7 +2,6 @@
 // silent sources expire with their cursors ended, and frames keep coming.
 import Foundation
 import Testing
-@testable import PercService
 import PercTestSupport
 
 @Suite(.serialized) struct HostileTUIOTests {

@@ -4,6 +4,7 @@ import MTKTangibles
 import Synchronization
 import Testing
 @testable import PercService
+@testable import PercRuntime
 import PercSystem
 import PercBlueZ
 import PercTestSupport

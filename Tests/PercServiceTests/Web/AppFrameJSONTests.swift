@@ -2,7 +2,8 @@
 import Foundation
 import MTKTangibles
 import Testing
-@testable import PercService
+@testable import PercRuntime
+@testable import PercWeb
 import PercTestSupport
 
 @Suite struct AppFrameJSONTests {

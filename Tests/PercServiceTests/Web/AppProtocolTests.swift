@@ -3,6 +3,8 @@ import Foundation
 import MTKTangibles
 import Testing
 @testable import PercService
+@testable import PercRuntime
+@testable import PercWeb
 import PercTestSupport
 
 @Suite(.serialized) struct AppProtocolTests {

@@ -1,7 +1,6 @@
 // With `http.bind` port 0 the real port is in the control API's Status and `percbridge status`.
 import Foundation
 import Testing
-@testable import PercService
 import PercTestSupport
 
 @Suite struct HTTPPortStatusTests {

@@ -1,7 +1,7 @@
 // Origin and Host checks and the app cap, through the real web server and a raw WebSocket client.
 import Foundation
 import Testing
-@testable import PercService
+@testable import PercRuntime
 import PercTestSupport
 
 @Suite(.serialized) struct HostileWebTests {

@@ -4,7 +4,8 @@ import MTKTangibles
 import LightCheck
 import Testing
 import PercTestSupport
-@testable import PercService
+@testable import PercRuntime
+@testable import PercWeb
 
 @Suite struct OverlayFallbackTests {
     static let fallbackHello = #"{"type": "hello", "protocol": 1, "name": "percbridge overlay", "draws_overlay": true, "overlay_fallback": true}"#

@@ -5,7 +5,8 @@ import Foundation
 import MTKTangibles
 import Testing
 import PercTestSupport
-@testable import PercService
+@testable import PercRuntime
+@testable import PercWeb
 
 @Suite(.serialized) struct OverlayMappingTests {
     static var overlayBinary: String { CLI.binary.deletingLastPathComponent().appendingPathComponent("percbridge-overlay").path }

@@ -1,7 +1,6 @@
 // The WebSocket `frame` carries `predicted` poses for the look-ahead an app asks for in hello; bad look-aheads are refused.
 import Foundation
 import Testing
-@testable import PercService
 import PercTestSupport
 
 @Suite struct PredictedPoseTests {

@@ -5,6 +5,8 @@ import MTKTangibles
 import ServiceLifecycle
 import Synchronization
 @testable import PercService
+@testable import PercRuntime
+@testable import PercWeb
 import PercSystem
 import PercInput
 import PercTestSupport

@@ -1,7 +1,7 @@
 // Test harness: `percbridge demo` with its control API on a private bus, ended by pid.
 import Foundation
 import PercSystem
-import PercService
+import PercControl
 
 /// A private dbus-daemon and the real `percbridge demo` offering its control API there.
 /// Both are killed by pid in `stop()` and `deinit`, also when a test fails.

@@ -2,7 +2,7 @@
 import Foundation
 import Glibc
 import MTKTangibles
-import PercService
+import PercRuntime
 
 /// The real binary, started with a config written into a temp dir; its stderr goes to a
 /// file there (read at any time, never a full pipe). Killed by pid in `deinit` when a test

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 import PercSystem
-import PercService
+import PercControl
 
 extension ServeProcess {
     /// Waits until serve offers its control API on the bus at `address`.
