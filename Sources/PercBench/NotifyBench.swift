@@ -114,7 +114,7 @@ struct NotifyBench: AsyncParsableCommand {
                      onEvent: { event in
                          guard let deviceTime = event.deviceTime, event.kind != .link else { return }
                          // Latency to the SensorEvent: read the clock here, where the event is handed over.
-                         let nowNs = NotifySocket.monotonicNanoseconds()
+                         let nowNs = MonotonicClock.nanosecondsNow()
                          let nowUs32 = UInt32(truncatingIfNeeded: nowNs / 1000)
                          let latencyNs = UInt64(nowUs32 &- deviceTime) * 1000 + nowNs % 1000
                          let arrivalNs = UInt64(max(0, event.arrival) * 1e9)

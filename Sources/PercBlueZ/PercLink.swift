@@ -303,7 +303,7 @@ public final class PercLink: Sendable {
             backoff = configuration.initialBackoff
             state.withLock { $0.linkUps += 1 }
             once(.connected(profile: layout.profile.rawValue, path: subscription.path))
-            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: NotifySocket.monotonicNow()))
+            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: MonotonicClock.now()))
             await afterSubscribe(layout: layout, device: path)
 
             var reason = await mirror.wait(timeout: forever) { [self] m in lossReason(m, device: path) } ?? "stopped"
@@ -317,7 +317,7 @@ public final class PercLink: Sendable {
             // link, which the next bluetoothd reads a moment after its devices appear
             // (`connectionsReadGrace`). A bluetoothd that stops cleanly drops its links first.
             upWhenBluetoothdLeft = !mirror.bluetoothdPresent
-            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: NotifySocket.monotonicNow()))
+            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: MonotonicClock.now()))
             once(.lost(reason: reason))
         }
     }
@@ -525,7 +525,7 @@ public final class PercLink: Sendable {
             // BlueZ announces the read as a Value change too; the decoder drops that echo.
             if let sensor = mirror.characteristic(device: device, service: layout.service, uuid: layout.notify),
                sensor.flags.contains("read") {
-                do { deliverRead(try await calls.readValue(sensor.path), arrival: NotifySocket.monotonicNow()) } catch {
+                do { deliverRead(try await calls.readValue(sensor.path), arrival: MonotonicClock.now()) } catch {
                     logger.info("PERC \(configuration.address): reading the current state failed: \(error)")
                 }
             }
@@ -533,7 +533,7 @@ public final class PercLink: Sendable {
                                                    uuid: PercGattLayout.batteryLevel),
                let level = try? await calls.readValue(battery.path).first {
                 onEvent(SensorEvent(tangible: configuration.tangible, kind: .battery, value: Int(level),
-                                    arrival: NotifySocket.monotonicNow()))
+                                    arrival: MonotonicClock.now()))
             }
         }
     }

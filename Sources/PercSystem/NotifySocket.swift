@@ -56,20 +56,6 @@ public final class NotifySocket: Sendable {
         thread.start()
     }
 
-    /// The current CLOCK_MONOTONIC time in seconds (the timeline of `SensorEvent.arrival`).
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    /// CLOCK_MONOTONIC in nanoseconds (for latency figures finer than `monotonicNow()`).
-    public static func monotonicNanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
-
     /// Starts reading `fd` (which this object now owns and will close). `mtu` is BlueZ's
     /// answer; datagrams up to `bufferSize` bytes are read whole whatever it says.
     public func add(fd: Int32, mtu: Int, onData: @escaping Handler, onClosed: @escaping ClosedHandler) -> Token {
@@ -126,7 +112,7 @@ public final class NotifySocket: Sendable {
                 while true {
                     let got = recv(entry.fd, buffer, Self.bufferSize, Int32(MSG_DONTWAIT))
                     if got > 0 {
-                        let arrival = Self.monotonicNow()
+                        let arrival = MonotonicClock.now()
                         entry.onData(Array(UnsafeRawBufferPointer(start: buffer, count: got)), arrival)
                         continue
                     }

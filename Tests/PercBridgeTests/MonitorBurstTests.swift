@@ -144,7 +144,7 @@ final class MonitorLines: Sendable {
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return }
-                let now = NotifySocket.monotonicNow()
+                let now = MonotonicClock.now()
                 var complete: [ArraySlice<UInt8>] = []
                 state.withLock { s in
                     s.rest.append(contentsOf: buffer[0..<n])

@@ -56,7 +56,7 @@ final class MonitorOutput: Sendable {
     }
 
     func status(tangible: TangibleID, _ status: PercLinkStatus) {
-        enqueue(.status(tangible, status, arrival: NotifySocket.monotonicNow(), wall: .now()))
+        enqueue(.status(tangible, status, arrival: MonotonicClock.now(), wall: .now()))
     }
 
     /// Writes what is still queued and ends the writer thread; returns when it has ended.
