@@ -148,6 +148,35 @@ struct PercMachineTests {
         #expect(n.handle(.search(still(false)), at: 3.52) == [.provenance(.guessed)])
     }
 
+    /// The tracked sub-states are two independent parts (`TrackedPhase`): a window guess's link
+    /// can drop and come back inside its window, and the guess then stands unchecked (no
+    /// display, an unexplained window trace) with its re-confirmation still open.
+    @Test("a guess whose link flapped in its window stands unchecked while re-confirming; the next search ends both in turn")
+    func linkFlapInsideTheWindow() {
+        var (m, obs) = windowGuessed()
+        #expect(m.trackedPhase == .init(hold: .guessPending(until: 1.2)))
+        #expect(m.searchNeed(canCheck: true) == .window(fieldOnAt: 1.0))
+        #expect(m.handle(.link(connected: false), at: 1.08) == [.provenance(.kept)])
+        #expect(m.trackedPhase == .init(hold: .guessPending(until: 1.2), link: .lost(provenanceBefore: .guessed)))
+        #expect(m.handle(.link(connected: true), at: 1.12) == [])
+        guard case .reconfirming(let r)? = m.trackedPhase?.link, case .guessPending? = m.trackedPhase?.hold else {
+            Issue.record("not a pending guess re-confirming: \(String(describing: m.trackedPhase))"); return
+        }
+        #expect(r.provenance == .guessed && m.need == nil, "no check while the window is open")
+        var end = obs
+        end.canCheck = false
+        end.windowTraces = [1, 2, 3, 9]   // a window trace outside the guess: not clean
+        #expect(m.handle(.search(end), at: 1.21) == [.guessStood])
+        #expect(m.trackedPhase?.hold == .unchecked && m.pose?.1 == .kept)
+        #expect(m.searchNeed(canCheck: false) == .stillness([1, 2, 3]))
+        #expect(m.searchNeed(canCheck: true) == .everything, "an unchecked guess is offered a search once checks can run")
+        #expect(m.handle(.search(still(false)), at: 1.22) == [.provenance(.guessed)], "no display: back at once")
+        #expect(m.trackedPhase == .init(hold: .unchecked) && m.searchNeed(canCheck: false) == nil)
+        let acts = m.handle(.search(still(true)), at: 1.3)
+        #expect(reasons(acts) == [.guessWithdrawn] && m.searchPhase == .lightOnly, "an app draws: withdrawn and checked")
+        #expect(m.searchNeed(canCheck: true) == .everything)
+    }
+
     @Test("a sole window triple is guessed at once and stands at the window's end")
     func windowGuessStands() {
         var m = onSurface()

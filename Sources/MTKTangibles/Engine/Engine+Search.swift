@@ -7,23 +7,16 @@ import Darwin
 #endif
 
 extension Engine {
-    private enum Want { case none, window(Seconds), lightOnly, resting(Pose, InputOrigin, Provenance, Seconds), reconfirm([TraceID]), puc }
+    /// What a searching tangible looks for this frame: a PERC what its machine needs, a PUC
+    /// every open triple.
+    private enum Want { case perc(PercMachine.SearchNeed), puc }
 
     /// By index, and `mutating` though it changes nothing: a `TangibleSlot` argument copied
     /// the slot, and a non-mutating method called from `search` copied the whole engine.
-    private mutating func want(_ i: Int) -> Want {
-        if slots[i].puc != nil { return slots[i].puc!.track == nil ? .puc : .none }
-        guard slots[i].perc != nil else { return .none }
-        if let f = slots[i].perc!.windowOpenedAt { return .window(f) }
-        switch slots[i].perc!.state {
-        case .onSurface: return .lightOnly
-        case .resting(let r): return .resting(r.pose, r.origin, r.provenanceBefore, r.since)
-        // An unchecked guess is offered a search once checks can run (it withdraws itself).
-        case .tracked(let t, let guessUntil, _):
-            if t.unchecked && canCheck(i) { return .lightOnly }
-            return t.reconfirming != nil && guessUntil == nil ? .reconfirm(t.traces) : .none
-        case .notInRange, .inRange: return .none
-        }
+    private mutating func want(_ i: Int) -> Want? {
+        if slots[i].puc != nil { return slots[i].puc!.track == nil ? .puc : nil }
+        guard slots[i].perc != nil else { return nil }
+        return slots[i].perc!.searchNeed(canCheck: canCheck(i)).map(Want.perc)
     }
 
     /// Whether tangible `i` can be light-checked this frame: the overlay reaches a display
@@ -284,8 +277,7 @@ extension Engine {
     mutating func search(_ scene: inout FrameScene, emit: ([TangibleEvent], TangibleID) -> Void) {
         var r = SearchRound(groups: groupCount)
         for i in slots.indices {
-            let w = want(i)
-            if case .none = w { continue }
+            guard let w = want(i) else { continue }
             r.wants.append((i, w))
         }
         guard !r.wants.isEmpty else { return }
@@ -301,13 +293,13 @@ extension Engine {
         // (Ended traces are blocked from the start.)
         for (i, _) in r.wants { r.tolByGroup[slots[i].group] = max(r.tolByGroup[slots[i].group], slots[i].jitter.tolerance(config)) }
         // (Only a tangible in its time window asks; most frames have none.)
-        if config.awaitUnannounced, r.wants.contains(where: { if case .window = $0.1 { true } else { false } }) {
+        if config.awaitUnannounced, r.wants.contains(where: { if case .perc(.window) = $0.1 { true } else { false } }) {
             for j in slots.indices where slots[j].perc?.state == .inRange { r.announcers.append(j) }
         }
 
         // Window triples, and which traces more than one window-phase tangible could take.
         for (i, w) in r.wants {
-            guard case .window(let f) = w else { continue }
+            guard case .perc(.window(let f)) = w else { continue }
             let id = slots[i].id
             let tol = slots[i].jitter.tolerance(config)
             let pending = r.pendingGuessers
@@ -332,17 +324,15 @@ extension Engine {
                 obs.placedRivals = placedRivals(i, p, at: scene.positions[k], tolerance: tol, scene)
             }
             switch w {
-            case .none:
-                continue
-            case .window(let f):
+            case .perc(.window(let f)):
                 observeWindow(i, fieldOnAt: f, &obs, &r, &scene)
-            case .lightOnly:
+            case .perc(.everything):
                 observeAll(i, &obs, &r, &scene)
-            case .resting(let pose, let origin, let provenance, let since):
+            case .perc(.nearPose(let pose, let origin, let provenance, let since)):
                 let maintainer = TrackMaintainer(config: config, pattern: slots[i].pattern, tolerance: tol, owner: id)
                 obs.nearPose = maintainer.recover(around: pose, origin: origin, provenance: provenance, since: since,
                                                   scene: scene, table: table)
-            case .reconfirm(let held):
+            case .perc(.stillness(let held)):
                 obs.trackIsStill = held.allSatisfy { tr in scene.slot[tr].map { scene.isStationary($0, table: table) } ?? false }
             case .puc:
                 obs.triples = triples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) }
@@ -352,7 +342,7 @@ extension Engine {
                 var acts = slots[i].perc!.handle(.search(obs), at: scene.now)
                 // The window may have expired into lightOnly in this very event: search again
                 // so the phase change and its first light check happen in the same frame.
-                if case .window = w, slots[i].perc!.searchPhase == .lightOnly {
+                if case .perc(.window) = w, slots[i].perc!.searchPhase == .lightOnly {
                     var again = SearchObservation()
                     again.canCheck = obs.canCheck
                     again.placedTouch = obs.placedTouch
@@ -440,7 +430,7 @@ extension Engine {
             let set = c.traceSet
             var rivals: [Int] = []
             for (j, wj) in r.wants where j != i {
-                if case .resting = wj { continue }
+                if case .perc(.nearPose) = wj { continue }
                 if triples(j, &r, &scene).contains(where: { $0.traceSet == set }) { rivals.append(j) }
             }
             guard !rivals.isEmpty else { continue }

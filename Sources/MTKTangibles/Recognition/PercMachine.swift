@@ -13,9 +13,49 @@ public struct PercMachine: Sendable {
         case notInRange
         case inRange
         case onSurface(Search)
-        /// `guessUntil`: a window guess not yet stood (decided at the end of the window).
-        case tracked(Track, guessUntil: Seconds?, fieldOnAt: Seconds)
+        case tracked(Track, TrackedPhase, fieldOnAt: Seconds)
         case resting(Rest)
+    }
+
+    /// A tracked PERC's sub-state: two parts that change independently of each other. Every
+    /// pair occurs: a window guess's link may drop, and come back, inside its window; a
+    /// PERC taken unchecked may lose its link; and a window guess whose link came back inside
+    /// its window stands unchecked (no display at the window's end) with its re-confirmation
+    /// still open, which the next search ends at once (no display: provenance back).
+    public struct TrackedPhase: Hashable, Sendable {
+        public var hold: Hold
+        public var link: Link
+
+        public enum Hold: Hashable, Sendable {
+            /// A window guess not yet stood: decided at the window's end, `until`.
+            case guessPending(until: Seconds)
+            /// Stood, confirmed by light, or recovered near its resting pose.
+            case standing
+            /// Taken without the light check it would have had, because no app drew the
+            /// overlay (`guessedUnchecked`, or a window guess that stood only for that):
+            /// once one draws, the guess is withdrawn and checked.
+            case unchecked
+        }
+
+        public enum Link: Hashable, Sendable {
+            case up
+            /// Down: its markers still touch, so it is followed by its traces and reported
+            /// `kept` until the link is back; `provenanceBefore` is the provenance it had.
+            case lost(provenanceBefore: Provenance)
+            /// Back: the provenance comes back once a light check of the pose confirms it is
+            /// still this PERC (two of one pattern may have been swapped while it was down).
+            /// Until then it stays `kept`.
+            case reconfirming(Reconfirmation)
+        }
+
+        public init(hold: Hold, link: Link = .up) { self.hold = hold; self.link = link }
+    }
+
+    /// After a tracked PERC's link came back: the provenance to give back, and the
+    /// stationary checks of its pose.
+    public struct Reconfirmation: Hashable, Sendable {
+        public var provenance: Provenance
+        var checks: StationaryChecks
     }
 
     public struct Search: Hashable, Sendable {
@@ -84,7 +124,7 @@ public struct PercMachine: Sendable {
         case .notInRange: notInRange(event, time, &out)
         case .inRange: inRange(event, time, &out)
         case .onSurface(let s): onSurface(s, event, time, &out)
-        case .tracked(let t, let guessUntil, let fieldOnAt): tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt, event, time, &out)
+        case .tracked(let t, let p, let fieldOnAt): tracked(t, p, fieldOnAt: fieldOnAt, event, time, &out)
         case .resting(let r): resting(r, event, time, &out)
         }
         return out
@@ -180,7 +220,7 @@ public struct PercMachine: Sendable {
                         return
                     }
                 }
-                take(c, provenance: .confirmed, guessUntil: nil, fieldOnAt: s.fieldOnAt,
+                take(c, provenance: .confirmed, .standing, fieldOnAt: s.fieldOnAt,
                      check.kind == .locate ? .located : .lightConfirmed, time, &out)
                 return
             }
@@ -197,98 +237,100 @@ public struct PercMachine: Sendable {
 
     // MARK: tracked
 
-    private mutating func tracked(_ t: Track, guessUntil: Seconds?, fieldOnAt: Seconds, _ event: Event, _ time: Seconds,
+    private mutating func tracked(_ t: Track, _ p: TrackedPhase, fieldOnAt: Seconds, _ event: Event, _ time: Seconds,
                                   _ out: inout [Action]) {
         switch event {
         case .field(on: true):
             break
         case .link(connected: false):
-            // The radio went, not necessarily the PERC: while its traces last it is followed
-            // by them, reported `kept` (the sensors cannot answer), until the link is back.
-            guard t.provenanceBeforeLinkLoss == nil else { break }
-            var t = t
-            if let waiting = t.reconfirming {
-                // Gone again before its re-confirmation: wait for the link once more.
-                t.provenanceBeforeLinkLoss = waiting.provenance
-                t.reconfirming = nil
-                state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
-                break
-            }
-            t.provenanceBeforeLinkLoss = t.provenance
-            t.provenance = .kept
-            state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
-            out.append(.provenance(.kept))
+            linkLost(t, p, fieldOnAt: fieldOnAt, &out)
         case .link(connected: true):
-            // Back with its traces unbroken. (The link reads the field at once after
-            // connecting: a PERC lifted meanwhile goes inRange with that reading.) Two PERCs
-            // of one pattern may have been swapped meanwhile, so the provenance it had comes
-            // back once a light check of its pose confirms it (`reconfirming`); with no
-            // display, or for a guess nobody could check, it comes back at once.
-            guard let before = t.provenanceBeforeLinkLoss else { break }
-            var t = t
-            t.provenanceBeforeLinkLoss = nil
-            if t.unchecked || definition.lightSensorOffset == nil {
-                t.provenance = before
-                state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
-                out.append(.provenance(before))
-                break
-            }
-            t.reconfirming = .init(provenance: before, checks: StationaryChecks(nextAt: time))
-            state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+            linkBack(t, p, fieldOnAt: fieldOnAt, time, &out)
         case .field(on: false):
             releaseAll(t, .fieldOff, &out)
             go(.inRange, .fieldOff, &out)
         case .track(let u):
             out += u.events
-            if u.isEmpty, u.track.provenanceBeforeLinkLoss != nil {
+            guard u.isEmpty else {
+                state = .tracked(u.track, p, fieldOnAt: fieldOnAt)
+                break
+            }
+            switch p.link {
+            case .up: rest(u.track, provenanceBefore: u.track.provenance, fieldOnAt: fieldOnAt, time, &out)
+            case .reconfirming(let r): rest(u.track, provenanceBefore: r.provenance, fieldOnAt: fieldOnAt, time, &out)
+            case .lost:
                 // Its traces ended while its link was down: lifted and carried away.
                 go(.notInRange, .linkLost, &out)
-            } else if u.isEmpty {
-                let rest = Rest(pose: u.track.pose, since: time, origin: u.track.origin,
-                                provenanceBefore: u.track.reconfirming?.provenance ?? u.track.provenance,
-                                fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
-                go(.resting(rest), .tracesLost, &out)
-                out.append(.provenance(.kept))
-            } else {
-                state = .tracked(u.track, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
             }
         case .search(let obs):
-            if let guessUntil {
-                guessing(t, until: guessUntil, fieldOnAt: fieldOnAt, obs, time, &out)
-            } else if t.reconfirming != nil {
-                reconfirming(t, fieldOnAt: fieldOnAt, obs, time, &out)
-            } else {
+            switch (p.hold, p.link) {
+            case (.guessPending(let until), _):
+                guessing(t, p, until: until, fieldOnAt: fieldOnAt, obs, time, &out)
+            case (.standing, .reconfirming(let r)), (.unchecked, .reconfirming(let r)):
+                reconfirming(t, p, r, fieldOnAt: fieldOnAt, obs, time, &out)
+            case (.unchecked, .up):
                 // An app draws now: a guess taken only because nobody could check it is withdrawn
                 // and checked like any other placement.
-                guard t.unchecked && obs.canCheck && t.provenanceBeforeLinkLoss == nil else { break }
+                guard obs.canCheck else { break }
                 releaseAll(t, .guessWithdrawn, &out)
                 go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .guessWithdrawn, &out)
                 out.append(.searchPhase(.lightOnly, reason: .guessWithdrawn))
+            case (.standing, .up), (.standing, .lost), (.unchecked, .lost):
+                break
             }
         case .outcome(let o, _):
-            guard var r = t.reconfirming, let answer = r.checks.answer(o, at: time, config: config, &out) else { break }
-            var t = t
-            switch answer {
-            case .confirmed:
-                t.provenance = r.provenance
-                t.reconfirming = nil
-                out.append(.provenance(r.provenance))
-            case .failedForGood:
-                // Its sensor does not see its pose: another PERC lies there (swapped while
-                // the link was down). Let the traces go and search afresh.
-                releaseAll(t, .checksFailed, &out)
-                go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
-                return
-            case .rejected, .inconclusive:
-                t.reconfirming = r
-            }
-            state = .tracked(t, guessUntil: guessUntil, fieldOnAt: fieldOnAt)
+            guard case .reconfirming(let r) = p.link else { break }
+            reconfirmationAnswered(t, p, r, o, fieldOnAt: fieldOnAt, time, &out)
         }
     }
 
+    /// All its traces ended with the field still on: the pose is kept.
+    private mutating func rest(_ t: Track, provenanceBefore: Provenance, fieldOnAt: Seconds, _ time: Seconds, _ out: inout [Action]) {
+        let rest = Rest(pose: t.pose, since: time, origin: t.origin, provenanceBefore: provenanceBefore,
+                        fieldOnAt: fieldOnAt, nextCheckAt: time + config.restingGrace)
+        go(.resting(rest), .tracesLost, &out)
+        out.append(.provenance(.kept))
+    }
+
+    /// The radio went, not necessarily the PERC: while its traces last it is followed by
+    /// them, reported `kept` (the sensors cannot answer), until the link is back.
+    private mutating func linkLost(_ t: Track, _ p: TrackedPhase, fieldOnAt: Seconds, _ out: inout [Action]) {
+        var t = t, p = p
+        switch p.link {
+        case .lost:
+            return
+        case .reconfirming(let waiting):
+            // Gone again before its re-confirmation: wait for the link once more.
+            p.link = .lost(provenanceBefore: waiting.provenance)
+        case .up:
+            p.link = .lost(provenanceBefore: t.provenance)
+            t.provenance = .kept
+            out.append(.provenance(.kept))
+        }
+        state = .tracked(t, p, fieldOnAt: fieldOnAt)
+    }
+
+    /// Back with its traces unbroken. (The link reads the field at once after connecting: a
+    /// PERC lifted meanwhile goes inRange with that reading.) Two PERCs of one pattern may
+    /// have been swapped meanwhile, so the provenance it had comes back once a light check of
+    /// its pose confirms it (`reconfirming`); with no display, or for a guess nobody could
+    /// check, it comes back at once.
+    private mutating func linkBack(_ t: Track, _ p: TrackedPhase, fieldOnAt: Seconds, _ time: Seconds, _ out: inout [Action]) {
+        guard case .lost(let before) = p.link else { return }
+        var t = t, p = p
+        if p.hold == .unchecked || definition.lightSensorOffset == nil {
+            p.link = .up
+            t.provenance = before
+            out.append(.provenance(before))
+        } else {
+            p.link = .reconfirming(Reconfirmation(provenance: before, checks: StationaryChecks(nextAt: time)))
+        }
+        state = .tracked(t, p, fieldOnAt: fieldOnAt)
+    }
+
     /// A window guess while its window is open, and at the window's end.
-    private mutating func guessing(_ t: Track, until guessUntil: Seconds, fieldOnAt: Seconds, _ obs: SearchObservation,
-                                   _ time: Seconds, _ out: inout [Action]) {
+    private mutating func guessing(_ t: Track, _ p: TrackedPhase, until guessUntil: Seconds, fieldOnAt: Seconds,
+                                   _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) {
         if time < guessUntil {
             // Another triple of the window fits too, so the guess cannot stand at the
             // window's end: it is withdrawn now and light asked at once (the window goes
@@ -309,9 +351,9 @@ public struct PercMachine: Sendable {
         // With no light check possible the guess stands unless another tangible could take it.
         let clean = rivals.isEmpty && obs.windowTuples.isEmpty && !contested && !unexplained
         if clean || (!obs.canCheck && !contested) {
-            var t = t
-            t.unchecked = !clean
-            state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
+            var p = p
+            p.hold = clean ? .standing : .unchecked
+            state = .tracked(t, p, fieldOnAt: fieldOnAt)
             out.append(.guessStood)
         } else {
             releaseAll(t, .guessWithdrawn, &out)
@@ -324,14 +366,13 @@ public struct PercMachine: Sendable {
 
     /// Back from a link loss: one stationary light check of the pose while it lies still;
     /// with no display the provenance comes back unchecked.
-    private mutating func reconfirming(_ t: Track, fieldOnAt: Seconds, _ obs: SearchObservation, _ time: Seconds,
-                                       _ out: inout [Action]) {
-        var t = t
-        var r = t.reconfirming!
+    private mutating func reconfirming(_ t: Track, _ p: TrackedPhase, _ r: Reconfirmation, fieldOnAt: Seconds,
+                                       _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) {
+        var t = t, p = p, r = r
         if !obs.canCheck {
             t.provenance = r.provenance
-            t.reconfirming = nil
-            state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
+            p.link = .up
+            state = .tracked(t, p, fieldOnAt: fieldOnAt)
             out.append(.provenance(t.provenance))
             return
         }
@@ -340,8 +381,31 @@ public struct PercMachine: Sendable {
         } else if r.checks.isDue(time) {
             out.append(r.checks.ask(pose: t.pose, traces: t.slots, origin: t.origin, request: newRequest(), at: time))
         }
-        t.reconfirming = r
-        state = .tracked(t, guessUntil: nil, fieldOnAt: fieldOnAt)
+        p.link = .reconfirming(r)
+        state = .tracked(t, p, fieldOnAt: fieldOnAt)
+    }
+
+    /// A light answer while re-confirming: confirmed, the provenance comes back; failed for
+    /// good, another PERC lies there.
+    private mutating func reconfirmationAnswered(_ t: Track, _ p: TrackedPhase, _ r: Reconfirmation, _ o: VerificationOutcome,
+                                                 fieldOnAt: Seconds, _ time: Seconds, _ out: inout [Action]) {
+        var t = t, p = p, r = r
+        guard let answer = r.checks.answer(o, at: time, config: config, &out) else { return }
+        switch answer {
+        case .confirmed:
+            t.provenance = r.provenance
+            p.link = .up
+            out.append(.provenance(r.provenance))
+        case .failedForGood:
+            // Its sensor does not see its pose: another PERC lies there (swapped while
+            // the link was down). Let the traces go and search afresh.
+            releaseAll(t, .checksFailed, &out)
+            go(.onSurface(Search(fieldOnAt: fieldOnAt, phase: .lightOnly)), .stationaryChecksFailed, &out)
+            return
+        case .rejected, .inconclusive:
+            p.link = .reconfirming(r)
+        }
+        state = .tracked(t, p, fieldOnAt: fieldOnAt)
     }
 
     // MARK: resting
@@ -357,7 +421,7 @@ public struct PercMachine: Sendable {
                 rec.track.provenance = r.provenanceBefore
                 rec.track.since = time
                 out += rec.events
-                go(.tracked(rec.track, guessUntil: nil, fieldOnAt: r.fieldOnAt), .recoveredNearPose, &out)
+                go(.tracked(rec.track, TrackedPhase(hold: .standing), fieldOnAt: r.fieldOnAt), .recoveredNearPose, &out)
                 out.append(.provenance(r.provenanceBefore))
             } else if !obs.canCheck {
                 // Nobody can show a patch: an open stationary check is dropped unanswered.
@@ -403,7 +467,7 @@ public struct PercMachine: Sendable {
                 if w.count == 1, !obs.isContested(w[0]) {
                     // (A PERC not yet on the surface may announce it: light decides, `awaited`.)
                     if turns.isEmpty, !obs.isAwaited(w[0]) {
-                        take(w[0], provenance: .guessed, guessUntil: windowEnd, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
+                        take(w[0], provenance: .guessed, .guessPending(until: windowEnd), fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                         return
                     }
                     if obs.canCheck { request(w + turns, into: &s, time, &out) } else { s.check = nil }
@@ -436,7 +500,7 @@ public struct PercMachine: Sendable {
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
             } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), !obs.isAwaited(w[0]),
                       turns.isEmpty || !obs.canCheck {
-                take(w[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
+                take(w[0], provenance: .guessed, .standing, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                 return
             } else {
                 s.phase = .verifying
@@ -454,7 +518,7 @@ public struct PercMachine: Sendable {
             s.check = nil
             let pool = s.phase == .verifying ? (wasVerifying ? obs.verifying : s.candidates) : obs.triples
             if let c = uncheckedGuess(pool, s, obs, time) {
-                take(c, provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .guessedUnchecked, time, &out, unchecked: true)
+                take(c, provenance: .guessed, .unchecked, fieldOnAt: s.fieldOnAt, .guessedUnchecked, time, &out)
                 return
             }
             if s.phase == .verifying { s.candidates = wasVerifying ? obs.verifying : s.candidates }
@@ -468,7 +532,7 @@ public struct PercMachine: Sendable {
             // window only light-confirmed tuples).
             if s.candidates.count == 1, !s.candidates[0].isTuple, s.soleSurvivorAllowed, !obs.isContested(s.candidates[0]),
                !obs.isAwaited(s.candidates[0]) {
-                take(s.candidates[0], provenance: .guessed, guessUntil: nil, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
+                take(s.candidates[0], provenance: .guessed, .standing, fieldOnAt: s.fieldOnAt, .soleSurvivor, time, &out)
                 return
             }
             if s.candidates.isEmpty {
@@ -658,12 +722,11 @@ public struct PercMachine: Sendable {
         return (UInt64(truncatingIfNeeded: definition.id) << 32) | (nextRequest & 0xffff_ffff)
     }
 
-    private mutating func take(_ c: Candidate, provenance: Provenance, guessUntil: Seconds?, fieldOnAt: Seconds,
-                               _ reason: TransitionReason, _ time: Seconds, _ out: inout [Action], unchecked: Bool = false) {
-        var track = Track(c, provenance: provenance, since: time)
-        track.unchecked = unchecked
+    private mutating func take(_ c: Candidate, provenance: Provenance, _ hold: TrackedPhase.Hold, fieldOnAt: Seconds,
+                               _ reason: TransitionReason, _ time: Seconds, _ out: inout [Action]) {
+        let track = Track(c, provenance: provenance, since: time)
         out.append(.tracesAssigned(track.traces, reason: reason))
-        go(.tracked(track, guessUntil: guessUntil, fieldOnAt: fieldOnAt), reason, &out)
+        go(.tracked(track, TrackedPhase(hold: hold), fieldOnAt: fieldOnAt), reason, &out)
         out.append(.provenance(provenance))
     }
 
@@ -719,9 +782,15 @@ public struct PercMachine: Sendable {
         return nil
     }
 
+    /// A tracked PERC's sub-state.
+    public var trackedPhase: TrackedPhase? {
+        if case .tracked(_, let p, _) = state { return p }
+        return nil
+    }
+
     /// Whether the PERC holds a window guess that has not stood yet.
     public var hasPendingGuess: Bool {
-        if case .tracked(_, let g, _) = state { return g != nil }
+        if case .tracked(_, let p, _) = state, case .guessPending = p.hold { return true }
         return false
     }
 
@@ -729,8 +798,41 @@ public struct PercMachine: Sendable {
     public var windowOpenedAt: Seconds? {
         switch state {
         case .onSurface(let s) where s.phase != .lightOnly: return s.fieldOnAt
-        case .tracked(_, let g?, let f): _ = g; return f
+        case .tracked(_, let p, let f): if case .guessPending = p.hold { return f } else { return nil }
         default: return nil
+        }
+    }
+
+    /// What the PERC needs the engine to look for this frame (nil: nothing), given whether
+    /// a light check can run for it (`SearchObservation.canCheck`).
+    public enum SearchNeed: Hashable, Sendable {
+        /// In its time window (searching, or holding a pending window guess): the triples
+        /// whose traces began in the window opened by the field-on at `fieldOnAt`.
+        case window(fieldOnAt: Seconds)
+        /// Searching after its window (`lightOnly`, `verifying` is in `window`), or holding an
+        /// unchecked guess now that a check can run (it withdraws itself): every open
+        /// candidate and lone touch.
+        case everything
+        /// Resting: traces that fit again near the kept pose.
+        case nearPose(Pose, InputOrigin, provenanceBefore: Provenance, since: Seconds)
+        /// Re-confirming after its link came back: whether its traces lie still.
+        case stillness([TraceID])
+    }
+
+    /// (`canCheck` is only evaluated for an unchecked guess.)
+    public func searchNeed(canCheck: @autoclosure () -> Bool) -> SearchNeed? {
+        if let f = windowOpenedAt { return .window(fieldOnAt: f) }
+        switch state {
+        case .onSurface: return .everything
+        case .resting(let r): return .nearPose(r.pose, r.origin, provenanceBefore: r.provenanceBefore, since: r.since)
+        case .tracked(let t, let p, _):
+            switch (p.hold, p.link) {
+            case (.guessPending, _): return nil   // (`windowOpenedAt`)
+            case (.unchecked, _) where canCheck(): return .everything
+            case (_, .reconfirming): return .stillness(t.traces)
+            case (.standing, .up), (.standing, .lost), (.unchecked, .up), (.unchecked, .lost): return nil
+            }
+        case .notInRange, .inRange: return nil
         }
     }
 
@@ -758,7 +860,7 @@ public struct PercMachine: Sendable {
         switch state {
         case .onSurface(let s): return s.check
         case .resting(let r): return r.checks.check
-        case .tracked(let t, _, _): return t.reconfirming?.checks.check
+        case .tracked(_, let p, _): if case .reconfirming(let r) = p.link { return r.checks.check } else { return nil }
         case .notInRange, .inRange: return nil
         }
     }
