@@ -12,4 +12,8 @@ public enum BlueZChange: Sendable {
     case bluetoothdVanished
     /// A fresh snapshot of the tree was taken (at start and after bluetoothd returned).
     case snapshotTaken
+    /// The notification socket AcquireNotify gave for this characteristic hung up (the link
+    /// went, or bluetoothd released it): not a change of the tree, but links waiting on the
+    /// mirror must look again.
+    case notifySocketClosed(DBusObjectPath)
 }

@@ -264,9 +264,9 @@ public final class BlueZMirror: Sendable {
         }
     }
 
-    /// Re-runs listeners without a BlueZ change (e.g. a notify socket hung up), so that
-    /// waiters can look at conditions that are not in the tree.
-    func poke() { notify(.snapshotTaken) }
+    /// A notify socket of `characteristic` hung up: listeners (and waiters, whose conditions
+    /// may read more than the tree) hear it as its own event.
+    func notifySocketClosed(_ characteristic: DBusObjectPath) { notify(.notifySocketClosed(characteristic)) }
 
     private func notify(_ change: BlueZChange) {
         for listener in state.withLock({ Array($0.listeners.values) }) { listener(change) }

@@ -111,121 +111,90 @@ public final class PercLink: Sendable {
     // MARK: the loop
 
     public func run() async {
-        var backoff = configuration.initialBackoff
-        var attempt = 0
-        var lastStatus: PercLinkStatus?
-        func once(_ s: PercLinkStatus) {
-            if s != lastStatus { report(s) }
-            lastStatus = s
+        var machine = LinkMachine(timing: .init(initialBackoff: configuration.initialBackoff, maxBackoff: configuration.maxBackoff,
+                                                connectionsReadGrace: configuration.connectionsReadGrace))
+        var held = Held()
+        var step = machine.handle(.looked(world()))
+        while true {
+            if let status = step.report { report(status) }
+            guard !Task.isCancelled, let event = await perform(step.action, &machine, &held) else { break }
+            // Stopped meanwhile: only a link that went (`lost: stopped`) is still reported.
+            if Task.isCancelled, case .lost = event {} else if Task.isCancelled { break }
+            let (phase, impossible) = (machine.phase, machine.impossibleEvents)
+            step = machine.handle(event)
+            if machine.impossibleEvents > impossible {
+                logger.error("PERC \(configuration.address): link bug: \(event) in phase \(phase); looking again")
+            }
         }
+    }
+
+    /// What the executor holds between the machine's steps: the layout found, the subscription.
+    private struct Held {
+        var layout: (path: DBusObjectPath, layout: PercGattLayout)?
+        var subscription: Subscription?
+    }
+
+    /// What the mirror shows of this PERC now, for the machine.
+    private func world() -> LinkMachine.World {
+        let device = mirror.device(address: configuration.address).map { d in
+            LinkMachine.World.Device(path: d.path, connected: d.connected, paired: d.paired, adapter: d.adapter,
+                                     adapterPowered: d.adapter.flatMap { mirror.adapter(path: $0)?.powered },
+                                     adapterSwitchedOff: d.adapter.map { mirror.switchedOff($0) } ?? false,
+                                     adapterAge: d.adapter.flatMap { mirror.adapterAge($0) })
+        }
+        return .init(bluetoothdPresent: mirror.bluetoothdPresent, hasAdapter: !mirror.adapters.isEmpty, device: device)
+    }
+
+    /// Carries out one of the machine's actions; returns what came of it (nil: stop).
+    private func perform(_ action: LinkMachine.Action, _ machine: inout LinkMachine, _ held: inout Held) async -> LinkMachine.Event? {
         let forever: Duration = .seconds(86_400 * 365)
-        // See `connectionsReadGrace`: set when the link was up as bluetoothd vanished.
-        var upWhenBluetoothdLeft = false
-        while !Task.isCancelled {
-            guard mirror.bluetoothdPresent else {
-                once(.waitingForBluetoothd)
-                _ = await mirror.wait(timeout: forever) { $0.bluetoothdPresent ? true : nil }
-                continue
+        let address = configuration.address
+        switch action {
+        case .look:
+            break
+        case .waitForBluetoothd:
+            _ = await mirror.wait(timeout: forever) { $0.bluetoothdPresent ? true : nil }
+        case .waitForAdapter:
+            _ = await mirror.wait(timeout: forever) { !$0.adapters.isEmpty || !$0.bluetoothdPresent ? true : nil }
+        case .search:
+            await discovery.want()
+            _ = await mirror.wait(timeout: .seconds(10)) { m in
+                m.device(address: address) != nil || !m.bluetoothdPresent ? true : nil
             }
-            guard !mirror.adapters.isEmpty else {
-                once(.waitingForAdapter)
-                _ = await mirror.wait(timeout: forever) { !$0.adapters.isEmpty || !$0.bluetoothdPresent ? true : nil }
-                continue
+            await discovery.unwant()
+        case .waitForKernelLinks(let path, let remaining):
+            _ = await mirror.wait(timeout: remaining) { m -> Bool? in
+                m.device(path: path)?.connected == true || m.device(path: path) == nil || !m.bluetoothdPresent ? true : nil
             }
-            let address = configuration.address
-            guard let device = mirror.device(address: address) else {
-                once(.searching)
-                await discovery.want()
-                _ = await mirror.wait(timeout: .seconds(10)) { m in
-                    m.device(address: address) != nil || !m.bluetoothdPresent ? true : nil
-                }
-                await discovery.unwant()
-                continue
+        case .connect(let path, let adapter, let powerOn):
+            let answer = await connect(path, adapter: adapter, powerOn: powerOn, &machine)
+            guard !Task.isCancelled else { return nil }
+            logger.debug("PERC \(address): Connect answered \(answer)")
+            return .connectAnswered(answer, adapterPowered: adapter.flatMap { mirror.adapter(path: $0)?.powered },
+                                    adapterSwitchedOff: adapter.map { mirror.switchedOff($0) } ?? false)
+        case .awaitConnection(let path, _):
+            // bluetoothd (the kernel's auto-connect list of paired devices) is already
+            // connecting it: wait for that event, not a timer; after connectTimeout the machine
+            // clears the stale attempt with Disconnect (what users of other BlueZ clients stuck
+            // on InProgress needed).
+            return .pendingEnded(await waitForConnected(path, timeout: configuration.connectTimeout))
+        case .disconnectThenLook(let path, let reason):
+            switch reason {
+            case .pendingConnectNeverCame(let why):
+                logger.info("PERC \(address): no connection \(configuration.connectTimeout) after \(why); clearing BlueZ's pending connect")
+            case .servicesNeverResolved:
+                logger.notice("PERC \(address): connected but services not resolved after \(configuration.resolveTimeout); disconnecting to start over")
             }
-            if upWhenBluetoothdLeft, await waitedForKernelLinks(device) {
-                if Task.isCancelled { break }
-                continue
+            try? await calls.disconnect(path)
+        case .waitForPowered(let adapter, let forever):
+            let epoch = mirror.epoch
+            _ = await mirror.wait(timeout: forever ? .seconds(86_400 * 365) : configuration.maxBackoff) { m -> Bool? in
+                guard m.bluetoothdPresent, m.epoch == epoch, let a = m.adapter(path: adapter) else { return true }
+                return a.powered ? true : nil
             }
-            upWhenBluetoothdLeft = false
-            if !device.connected {
-                attempt += 1
-                once(.connecting(attempt: attempt))
-                var answer = ConnectAnswer.connected
-                do {
-                    // An adapter found off (at start, plugged in off) is switched on; one that
-                    // was switched off while we watched stays off: Connect answers NotReady
-                    // and the link waits for it to be switched on again.
-                    if let adapter = device.adapter, mirror.adapter(path: adapter)?.powered == false, !mirror.switchedOff(adapter) {
-                        logger.info("PERC \(address): adapter \(adapter) is off; powering it on")
-                        try await calls.setPowered(adapter, true)
-                    }
-                    if let adapter = device.adapter, mirror.switchedOff(adapter) {
-                        answer = .notReady   // what Connect would answer; no call needed
-                    } else {
-                        // A Connect that BlueZ has not answered after slowConnect: the PERC is
-                        // not advertising (BlueZ waits for it up to its own timeout). Say so.
-                        let slow = PercLinkStatus.awaitingConnection("nothing yet, \(Int(configuration.slowConnect.seconds)) s after Connect")
-                        let reportedSlow = Atomic<Bool>(false)
-                        let overtaken = try await connectUnlessOvertaken(device.path) { [self] in
-                            reportedSlow.store(true, ordering: .relaxed)
-                            report(slow)
-                        }
-                        if reportedSlow.load(ordering: .relaxed) { lastStatus = slow }
-                        if let overtaken {
-                            logger.info("PERC \(address): stopped waiting for Connect: \(overtaken)")
-                            answer = .overtaken
-                        }
-                    }
-                } catch {
-                    if Task.isCancelled { break }
-                    answer = ConnectAnswer(error)
-                }
-                logger.debug("PERC \(address): Connect answered \(answer)")
-                switch answer {
-                case .overtaken:
-                    continue   // Look at the world again (bluetoothd back, adapter off, …).
-                case .connected, .alreadyConnected:
-                    break   // Someone else (or BlueZ's own auto-connect) connected it: fine.
-                case .gone:
-                    // The object left the tree: look it up again (searching if need be) once the
-                    // mirror has seen it go; the pause ends at that removal.
-                    await pause(backoff, device: device.path)
-                    backoff = min(backoff * 2, configuration.maxBackoff)
-                    continue
-                case .pending(let why):
-                    // bluetoothd (the kernel's auto-connect list of paired devices) is already
-                    // connecting it: the link comes the moment the PERC advertises. Wait for that
-                    // event, not a timer; after connectTimeout clear the stale attempt with
-                    // Disconnect (what users of other BlueZ clients stuck on InProgress needed).
-                    once(.awaitingConnection(why))
-                    let outcome = await waitForConnected(device.path, timeout: configuration.connectTimeout)
-                    if outcome == nil, !Task.isCancelled {
-                        logger.info("PERC \(address): no connection \(configuration.connectTimeout) after \(why); clearing BlueZ's pending connect")
-                        try? await calls.disconnect(device.path)
-                    }
-                    if outcome != true { continue }
-                case .notReady:
-                    // The adapter is not powered (rfkill, `btmgmt power off`): wait for Powered.
-                    once(.waitingForAdapter)
-                    // NotReady while the adapter looks powered (BlueZ still bringing it up):
-                    // back off rather than ask again at once.
-                    guard let a = device.adapter, mirror.adapter(path: a)?.powered == false else {
-                        await pause(backoff); backoff = min(backoff * 2, configuration.maxBackoff); continue
-                    }
-                    let epoch = mirror.epoch
-                    _ = await mirror.wait(timeout: mirror.switchedOff(a) ? forever : configuration.maxBackoff) { m -> Bool? in
-                        guard m.bluetoothdPresent, m.epoch == epoch, let adapter = m.adapter(path: a) else { return true }
-                        return adapter.powered ? true : nil
-                    }
-                    continue
-                case .failed(let why):
-                    once(.retrying(after: "connect failed (\(why))", inSeconds: backoff.seconds))
-                    await pause(backoff, device: device.path)
-                    backoff = min(backoff * 2, configuration.maxBackoff)
-                    continue
-                }
-            }
-            let path = device.path
+        case .pause(let duration, let device):
+            await pause(duration, device: device)
+        case .confirmConnected(let path):
             // bluetoothd 5.66 may answer Connect before its Connected=true reaches us (on the
             // real-BlueZ harness the PERC saw the link 3 ms after our Connect had returned, and
             // reading Connected=false then as "the link went" made every first connect fail).
@@ -233,107 +202,90 @@ public final class PercLink: Sendable {
             // there; when it is not (the link went again at once, the adapter was switched
             // off) the loop asks BlueZ again instead of waiting out connectTimeout.
             let up = await waitForConnected(path, timeout: configuration.connectedGrace)
-            guard up == true else {
-                // bluetoothd 5.66 can lose track of a link (its log: "No matching connection for
-                // device" on the disconnect, "Device … is already connected" on the next one):
-                // Connect then succeeds while Connected stays false, for ever. Seen on the
-                // real-BlueZ harness after a fast link drop. Disconnect clears that state.
-                if up == nil, mirror.bluetoothdPresent, mirror.device(path: path) != nil {
-                    logger.info("PERC \(address): Connected still false \(configuration.connectedGrace) after Connect; disconnecting to clear BlueZ's stale link state")
-                    // bluetoothd answers this after its 2 s disconnect timer: the state is
-                    // clear then, so connect again at once rather than back off on top.
-                    if (try? await calls.disconnect(path)) != nil {
-                        once(.retrying(after: "BlueZ answered Connect but the link did not come up; its stale link state is cleared", inSeconds: 0))
-                        continue
-                    }
-                }
-                once(.retrying(after: "BlueZ answered Connect but the link did not come up", inSeconds: backoff.seconds))
-                await pause(backoff, device: path)
-                backoff = min(backoff * 2, configuration.maxBackoff)
-                continue
-            }
+            return .connectedSeen(up, stillThere: mirror.bluetoothdPresent && mirror.device(path: path) != nil)
+        case .clearStaleLink(let path):
+            // bluetoothd 5.66 can lose track of a link (its log: "No matching connection for
+            // device" on the disconnect, "Device … is already connected" on the next one).
+            // Seen on the real-BlueZ harness after a fast link drop.
+            logger.info("PERC \(address): Connected still false \(configuration.connectedGrace) after Connect; disconnecting to clear BlueZ's stale link state")
+            return .staleLinkCleared((try? await calls.disconnect(path)) != nil)
+        case .awaitResolved(let path):
             // Connected (maybe by bluetoothd itself, after a restart): services resolve on their
             // own once the GATT client is ready. Wait for ServicesResolved or the link going.
             let resolved = await mirror.wait(timeout: configuration.resolveTimeout) { m -> Bool? in
                 guard m.bluetoothdPresent, let d = m.device(path: path), d.connected else { return false }
                 return d.servicesResolved ? true : nil
             }
-            guard resolved == true else {
-                if resolved == nil, mirror.device(path: path)?.connected == true {
-                    // Connected but the services never resolved (seen after bluetoothd restarts):
-                    // a stale GATT client. Drop the link so that the next connect starts clean.
-                    logger.notice("PERC \(address): connected but services not resolved after \(configuration.resolveTimeout); disconnecting to start over")
-                    try? await calls.disconnect(path)
-                    continue
-                }
-                // The common case after bluetoothd was killed: the LE link outlived the old
-                // bluetoothd in the kernel, the new one shows it Connected (its Connect answers
-                // ok at once and does nothing) but puts no GATT client on a link it did not make
-                // (Disconnect would wait its 2 s timer), and the kernel drops the idle link 2 s
-                // after the old one died. The PERC advertises again at once: connect now, not
-                // after a back-off (the first time; if it goes again, back off as usual).
-                if backoff == configuration.initialBackoff {
-                    once(.retrying(after: "the link went before its services were resolved (as a link from before a bluetoothd restart does)", inSeconds: 0))
-                    backoff = min(backoff * 2, configuration.maxBackoff)
-                    continue
-                }
-                once(.retrying(after: "the link went before its services were resolved", inSeconds: backoff.seconds))
-                await pause(backoff, device: path)
-                backoff = min(backoff * 2, configuration.maxBackoff)
-                continue
-            }
-            guard let layout = await Self.awaitLayout(in: mirror, device: path, profile: configuration.profile,
-                                                      timeout: configuration.servicesTimeout) else {
-                let found = mirror.services(of: path).map(\.uuid)
-                once(.notAPerc(services: found))
-                await pause(configuration.maxBackoff)
-                continue
-            }
-            let subscription: Subscription
+            return .resolved(resolved, connected: mirror.device(path: path)?.connected == true)
+        case .findLayout(let path):
+            let layout = await Self.awaitLayout(in: mirror, device: path, profile: configuration.profile,
+                                                timeout: configuration.servicesTimeout)
+            held.layout = layout.map { (path, $0) }
+            return .layoutFound(layout != nil, services: layout == nil ? mirror.services(of: path).map(\.uuid) : [])
+        case .subscribe:
+            guard let (path, layout) = held.layout else { return .subscribeFailed("no layout") }
             do {
-                subscription = try await subscribe(device: path, layout: layout)
+                let subscription = try await subscribe(device: path, layout: layout)
+                held.subscription = subscription
+                state.withLock { $0.linkUps += 1 }
+                return .subscribed(profile: layout.profile.rawValue, path: subscription.path)
             } catch {
-                if Task.isCancelled { break }
-                once(.retrying(after: "could not subscribe to notifications (\(error))", inSeconds: backoff.seconds))
-                await pause(backoff)
-                backoff = min(backoff * 2, configuration.maxBackoff)
-                continue
+                if Task.isCancelled { return nil }
+                return .subscribeFailed("\(error)")
             }
-            attempt = 0
-            backoff = configuration.initialBackoff
-            state.withLock { $0.linkUps += 1 }
-            once(.connected(profile: layout.profile.rawValue, path: subscription.path))
-            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: MonotonicClock.now()))
-            await afterSubscribe(layout: layout, device: path)
+        case .stream:
+            guard let (path, layout) = held.layout, let subscription = held.subscription else {
+                return .lost(reason: "no subscription", bluetoothdPresent: mirror.bluetoothdPresent)
+            }
+            (held.layout, held.subscription) = (nil, nil)
+            return await stream(path, layout, subscription)
+        }
+        return Task.isCancelled ? nil : .looked(world())
+    }
 
-            var reason = await mirror.wait(timeout: forever) { [self] m in lossReason(m, device: path) } ?? "stopped"
-            if state.withLock({ $0.socketClosed }) {
-                // BlueZ hangs the socket up just before it says why; give it a moment to say it.
-                _ = await mirror.wait(timeout: .milliseconds(300)) { m in m.device(path: path)?.connected == true ? nil : true }
-                reason = lossReason(mirror, device: path) ?? reason
+    /// Connect (switching the adapter on first if asked), given up when overtaken; reports a
+    /// Connect that BlueZ has not answered after slowConnect (the PERC is not advertising).
+    private func connect(_ path: DBusObjectPath, adapter: DBusObjectPath?, powerOn: Bool,
+                         _ machine: inout LinkMachine) async -> ConnectAnswer {
+        let address = configuration.address
+        do {
+            if powerOn, let adapter {
+                logger.info("PERC \(address): adapter \(adapter) is off; powering it on")
+                try await calls.setPowered(adapter, true)
             }
-            await unsubscribe(subscription)
-            // Up when bluetoothd vanished (a SIGKILL, a crash): the kernel may still hold the
-            // link, which the next bluetoothd reads a moment after its devices appear
-            // (`connectionsReadGrace`). A bluetoothd that stops cleanly drops its links first.
-            upWhenBluetoothdLeft = !mirror.bluetoothdPresent
-            onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: MonotonicClock.now()))
-            once(.lost(reason: reason))
+            // An adapter switched off while we watched stays off: what Connect would answer, no call.
+            if let adapter, mirror.switchedOff(adapter) { return .notReady }
+            let slow = PercLinkStatus.awaitingConnection("nothing yet, \(Int(configuration.slowConnect.seconds)) s after Connect")
+            let reportedSlow = Atomic<Bool>(false)
+            let overtaken = try await connectUnlessOvertaken(path) { [self] in
+                reportedSlow.store(true, ordering: .relaxed)
+                report(slow)
+            }
+            if reportedSlow.load(ordering: .relaxed) { machine.reported(slow) }
+            if let overtaken {
+                logger.info("PERC \(address): stopped waiting for Connect: \(overtaken)")
+                return .overtaken
+            }
+            return .connected
+        } catch {
+            return ConnectAnswer(error)
         }
     }
 
-    /// Its adapter just appeared: lets bluetoothd say whether the kernel still holds the link
-    /// (Connected=true) before connecting, for at most `connectionsReadGrace` from the
-    /// adapter's appearance. False (no wait) when the device is connected or not paired, or
-    /// its adapter is older than that.
-    private func waitedForKernelLinks(_ device: BlueZ.Device) async -> Bool {
-        guard !device.connected, device.paired, let adapter = device.adapter,
-              let age = mirror.adapterAge(adapter), age < configuration.connectionsReadGrace.seconds else { return false }
-        let path = device.path
-        _ = await mirror.wait(timeout: .seconds(configuration.connectionsReadGrace.seconds - age)) { m -> Bool? in
-            m.device(path: path)?.connected == true || m.device(path: path) == nil || !m.bluetoothdPresent ? true : nil
+    /// The link is up: say so, then stream until it goes; returns how it went.
+    private func stream(_ path: DBusObjectPath, _ layout: PercGattLayout, _ subscription: Subscription) async -> LinkMachine.Event {
+        onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 1, arrival: MonotonicClock.now()))
+        await afterSubscribe(layout: layout, device: path)
+        var reason = await mirror.wait(timeout: .seconds(86_400 * 365)) { [self] m in lossReason(m, device: path) } ?? "stopped"
+        if state.withLock({ $0.socketClosed }) {
+            // BlueZ hangs the socket up just before it says why; give it a moment to say it.
+            _ = await mirror.wait(timeout: .milliseconds(300)) { m in m.device(path: path)?.connected == true ? nil : true }
+            reason = lossReason(mirror, device: path) ?? reason
         }
-        return true
+        await unsubscribe(subscription)
+        let bluetoothdPresent = mirror.bluetoothdPresent
+        onEvent(SensorEvent(tangible: configuration.tangible, kind: .link, value: 0, arrival: MonotonicClock.now()))
+        return .lost(reason: reason, bluetoothdPresent: bluetoothdPresent)
     }
 
     /// Waits for the device's Connected=true: true when it comes, false as soon as it cannot
@@ -471,7 +423,7 @@ public final class PercLink: Sendable {
                 }, onClosed: { [weak self] in
                     guard let self else { return }
                     self.state.withLock { $0.socketClosed = true }
-                    self.mirror.poke()
+                    self.mirror.notifySocketClosed(notify.path)
                 })
                 state.withLock { $0.path = .acquireNotify }
                 logger.info("PERC \(configuration.address): AcquireNotify on \(notify.path) (MTU \(mtu))")
