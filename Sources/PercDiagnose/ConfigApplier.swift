@@ -17,7 +17,9 @@ public enum ConfigApplier {
         var editor = TOMLSettingEditor(text: text)
         var changes: [String] = []
         for s in suggestions where s.value != s.current {
-            editor.set(s.key, to: "\(s.value)", comment: "suggested by percbridge diagnose")
+            do { try editor.set(s.key, to: .integer(s.value), comment: "suggested by percbridge diagnose") } catch {
+                throw Failure(description: "\(error); nothing was changed in \(path), please report this")
+            }
             changes.append("\(s.key): \(s.current) → \(s.value)")
         }
         guard !changes.isEmpty else { return [] }

@@ -1,8 +1,12 @@
 // Turns a diagnosis into recommended settings: the surface's time window and the stationary-failure limit.
 import Foundation
+import PercRuntime
 
 /// Turns a diagnosis into suggested settings: the surface's time window, the stationary-failure limit.
 public enum SuggestionRules {
+    static let windowKey = "recognition.time_window_ms"
+    static let failuresKey = "light_checks.max_failed_stationary"
+
     /// Settings the report has enough evidence for. `currentWindowMs` and `currentFailures`
     /// are the values in effect (config or defaults).
     public static func suggest(_ r: DiagnoseReport, settings: DiagnoseSettings, currentWindowMs: Int, currentFailures: Int) -> [SettingSuggestion] {
@@ -12,8 +16,8 @@ public enum SuggestionRules {
         let placements = r.tangibles.reduce(0) { $0 + $1.field.onCount }
         if onsets.count >= settings.minOnsetsForSuggestion, let q = onsets.magnitudeQuantile(0.99), let m = onsets.max, let lo = onsets.min {
             let frameMs = settings.framePeriod * 1000
-            let value = min(2000, max(10, Int(((q + frameMs) / 10).rounded(.up)) * 10))
-            out.append(SettingSuggestion(key: "recognition.time_window_ms", value: value, current: currentWindowMs, evidence:
+            let value = Int(((q + frameMs) / 10).rounded(.up)) * 10
+            out.append(SettingSuggestion(key: windowKey, value: value.clamped(to: bounds(windowKey)), current: currentWindowMs, evidence:
                 "\(onsets.count) marker traces in \(placements) placements began \(Int(lo.rounded())) to +\(Int(m.rounded())) ms around field-on; "
                 + "99% within ±\(Int(q.rounded(.up))) ms, plus one frame (\(String(format: "%.1f", frameMs)) ms) because the engine compares frame times"))
         }
@@ -24,14 +28,26 @@ public enum SuggestionRules {
             // A rate of 0 seen in n trials is still up to ~1/n: never plan for a perfect sensor.
             let p = max(Double(misses) / Double(decided), 1 / Double(decided + 1))
             let checksPerHour = 3600 / settings.stationaryInterval
+            let most = bounds(failuresKey).upperBound
             var k = 1
-            while k < 20 && pow(p, Double(k)) * checksPerHour > 0.01 { k += 1 }
+            while k < most && pow(p, Double(k)) * checksPerHour > 0.01 { k += 1 }
             let value = max(2, k)
-            out.append(SettingSuggestion(key: "light_checks.max_failed_stationary", value: value, current: currentFailures, evidence:
+            out.append(SettingSuggestion(key: failuresKey, value: value, current: currentFailures, evidence:
                 "light sensors missed \(misses) of \(decided) colour changes (\(String(format: "%.1f", Double(misses) / Double(decided) * 100))%); "
                 + "at \(Int(checksPerHour)) stationary checks per resting hour, \(value) misses in a row by chance alone happen "
                 + String(format: "%.3g", pow(p, Double(value)) * checksPerHour) + " times per hour"))
         }
         return out
     }
+
+    /// The values the config file takes for `key` (ConfigSchema), so a suggestion is never one
+    /// `diagnose --apply` would have to refuse.
+    private static func bounds(_ key: String) -> ClosedRange<Int> {
+        guard let b = ConfigSchema.key(key)?.value.bounds else { preconditionFailure("\(key) is not a number key of ConfigSchema") }
+        return Int(b.lowerBound.rounded(.up))...Int(b.upperBound.rounded(.down))
+    }
+}
+
+private extension Int {
+    func clamped(to range: ClosedRange<Int>) -> Int { Swift.min(range.upperBound, Swift.max(range.lowerBound, self)) }
 }

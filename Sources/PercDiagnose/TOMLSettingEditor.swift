@@ -1,20 +1,35 @@
 // Sets keys in a TOML text by editing lines, so the user's comments, order and other keys stay as they were.
 import Foundation
+import PercRuntime
 
-/// Edits one `table.key = value` at a time: replaces the value where the key stands (as
-/// `key` under `[table]`, or as the dotted `table.key` at the top), keeping a trailing
-/// comment; otherwise adds it at the end of `[table]`, or a new `[table]` at the end.
+/// Edits one key of a config section at a time, a key ConfigSchema lists (its section, and the
+/// values it takes): replaces the value where the key stands (as `key` under `[section]`, or
+/// as the dotted `section.key` at the top), keeping a trailing comment; otherwise adds it at
+/// the end of `[section]`, or a new `[section]` at the end.
 struct TOMLSettingEditor {
+    /// Why a setting was not written: no such key, or a value it does not take.
+    struct Refusal: Error, CustomStringConvertible { var description: String }
+
     private(set) var lines: [String]
 
     init(text: String) { lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
 
     var text: String { lines.joined(separator: "\n") }
 
-    /// Sets `dottedKey` (exactly one dot: `table.key`) to the TOML literal `value`.
-    mutating func set(_ dottedKey: String, to value: String, comment: String) {
-        let parts = dottedKey.split(separator: ".", maxSplits: 1).map(String.init)
-        let (table, key) = (parts[0], parts[1])
+    /// Sets `dottedKey` (`section.key`, as docs/configuration.md spells it) to `value`; refuses
+    /// a key that is not a section's key in ConfigSchema, or a value outside its kind and bounds.
+    mutating func set(_ dottedKey: String, to value: ConfigValue, comment: String) throws {
+        guard let key = ConfigSchema.key(dottedKey), key.inputKinds.isEmpty else {
+            throw Refusal(description: "\(dottedKey): not a key of a config section (docs/configuration.md lists them)")
+        }
+        if let refusal = key.value.refusal(of: value) {
+            throw Refusal(description: "\(dottedKey): \(refusal); allowed: \(key.value.allowed)")
+        }
+        set(section: key.section, name: key.name, literal: Self.literal(value), comment: comment)
+    }
+
+    private mutating func set(section table: String, name key: String, literal value: String, comment: String) {
+        let dottedKey = "\(table).\(key)"
         var current = ""
         var tableHeader: Int?
         var lastInTable: Int?
@@ -39,6 +54,26 @@ struct TOMLSettingEditor {
         } else {
             while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
             lines += ["", "[\(table)]", newLine, ""]
+        }
+    }
+
+    /// `value` as a TOML literal.
+    private static func literal(_ value: ConfigValue) -> String {
+        switch value {
+        case let .integer(i): "\(i)"
+        case let .number(x): "\(x)"
+        case let .bool(b): "\(b)"
+        case let .text(s):
+            "\"" + s.unicodeScalars.map { c in
+                switch c {
+                case "\"": "\\\""
+                case "\\": "\\\\"
+                case "\n": "\\n"
+                case "\t": "\\t"
+                case "\r": "\\r"
+                default: c.value < 0x20 || c.value == 0x7F ? String(format: "\\u%04X", c.value) : String(c)
+                }
+            }.joined() + "\""
         }
     }
 

@@ -3,7 +3,8 @@ import TOMLKit
 import PercInput
 
 /// Reads the keys of one table; every problem becomes a located `ConfigIssue`, and keys
-/// nobody asked for are reported as unknown, so typos never pass silently.
+/// nobody asked for are reported as unknown, so typos never pass silently. The allowed texts
+/// are ConfigValueKind's, so the key table and the messages say the same.
 final class ConfigTableReader {
     let path: String
     private let table: TOMLTable
@@ -23,6 +24,9 @@ final class ConfigTableReader {
                                   problem: problem, allowed: allowed))
     }
 
+    /// Whether the table holds `key`, without counting it as read.
+    func has(_ key: String) -> Bool { table[key] != nil }
+
     private func value(_ key: String) -> (any TOMLValueConvertible)? {
         used.insert(key)
         return table[key]
@@ -33,27 +37,29 @@ final class ConfigTableReader {
     }
 
     func double(_ key: String, in range: ClosedRange<Double>, unit: String, default d: Double) -> Double {
+        let allowed = ConfigValueKind.number(range, unit: unit).allowed
         guard let v = value(key) else { return d }
         let x: Double? = v.double ?? v.int.map(Double.init)
         guard let x else {
-            fail(key, "expected a number, found \(describe(v))", allowed: "\(range.lowerBound) to \(range.upperBound) \(unit)")
+            fail(key, "expected a number, found \(describe(v))", allowed: allowed)
             return d
         }
         guard x.isFinite, range.contains(x) else {
-            fail(key, "\(x) is out of range", allowed: "\(range.lowerBound) to \(range.upperBound) \(unit)")
+            fail(key, "\(x) is out of range", allowed: allowed)
             return d
         }
         return x
     }
 
     func int(_ key: String, in range: ClosedRange<Int>, unit: String, default d: Int) -> Int {
+        let allowed = ConfigValueKind.wholeNumber(range, unit: unit).allowed
         guard let v = value(key) else { return d }
         guard let x = v.int else {
-            fail(key, "expected a whole number, found \(describe(v))", allowed: "\(range.lowerBound) to \(range.upperBound) \(unit)")
+            fail(key, "expected a whole number, found \(describe(v))", allowed: allowed)
             return d
         }
         guard range.contains(x) else {
-            fail(key, "\(x) is out of range", allowed: "\(range.lowerBound) to \(range.upperBound) \(unit)")
+            fail(key, "\(x) is out of range", allowed: allowed)
             return d
         }
         return x
@@ -62,7 +68,7 @@ final class ConfigTableReader {
     func bool(_ key: String, default d: Bool) -> Bool {
         guard let v = value(key) else { return d }
         guard let b = v.bool else {
-            fail(key, "expected true or false, found \(describe(v))", allowed: "true, false")
+            fail(key, "expected true or false, found \(describe(v))", allowed: ConfigValueKind.bool.allowed)
             return d
         }
         return b
@@ -83,7 +89,7 @@ final class ConfigTableReader {
     }
 
     func choice<E: RawRepresentable & CaseIterable>(_ key: String, default d: E) -> E where E.RawValue == String {
-        let names = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        let names = ConfigValueKind.choice(E.allCases.map(\.rawValue)).allowed
         guard let s = optionalString(key, allowed: names) else { return d }
         guard let e = E(rawValue: s) else {
             fail(key, "\"\(s)\" is not known", allowed: names)
@@ -93,7 +99,7 @@ final class ConfigTableReader {
     }
 
     func hostPort(_ key: String, allowZeroPort: Bool = false, default d: HostPort?) -> HostPort? {
-        let allowed = "\"HOST:PORT\" (e.g. \"127.0.0.1:3333\", \"[::1]:3333\"), port 1 to 65535"
+        let allowed = ConfigValueKind.hostPort(allowZeroPort: allowZeroPort).allowed
         guard let s = optionalString(key, allowed: allowed) else { return d }
         guard let hp = HostPort(parsing: s, allowZeroPort: allowZeroPort) else {
             fail(key, "\"\(s)\" is not HOST:PORT", allowed: allowed)
@@ -103,7 +109,7 @@ final class ConfigTableReader {
     }
 
     func hostPorts(_ key: String, default d: [HostPort]) -> [HostPort] {
-        let allowed = "a list of \"HOST:PORT\" strings, e.g. [\"127.0.0.1:3333\"]"
+        let allowed = ConfigValueKind.hostPorts.allowed
         guard let v = value(key) else { return d }
         guard let array = v.array else {
             fail(key, "expected a list, found \(describe(v))", allowed: allowed)

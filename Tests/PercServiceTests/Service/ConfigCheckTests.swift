@@ -1,4 +1,4 @@
-// `percbridge config check` through the CLI: the example is valid, bad files are located.
+// `percbridge config check` through the CLI: the example is valid, bad files are located, every key of the table is checked.
 import Foundation
 import Testing
 import PercTestSupport
@@ -120,9 +120,63 @@ import PercTestSupport
         #expect(r.stderr.contains("2 problems"))
     }
 
+    /// Every key of the key table, given a value it refuses, is named with its line and the
+    /// table's allowed text; all in one file, so every problem is reported, not only the first.
+    @Test func everyKeyOfTheTableRefusesABadValue() async throws {
+        var text = ""
+        var expected: [String] = []
+        func add(_ key: ConfigKey, as path: String) {
+            let (bad, problem) = Self.badValue(key.value)
+            text += "\(key.name) = \(bad)\n"
+            expected.append("percbridge.toml:\(text.split(separator: "\n").count): \(path): \(problem)")
+        }
+        for section in ConfigSchema.keys.filter(\.inputKinds.isEmpty).map(\.section).uniqued() {
+            text += "[\(section)]\n"
+            for key in ConfigSchema.keys where key.section == section { add(key, as: key.dotted) }
+        }
+        for (i, kind) in ServiceConfig.Input.Kind.allCases.enumerated() {
+            text += "[[input]]\nkind = \"\(kind.rawValue)\"\n"
+            for key in ConfigSchema.keys where key.inputKinds.contains(kind) && key.name != "kind" { add(key, as: "input[\(i)].\(key.name)") }
+        }
+        text += "[[input]]\nkind = \"pigeon\"\n"
+        expected.append("percbridge.toml:\(text.split(separator: "\n").count): input[\(ServiceConfig.Input.Kind.allCases.count)].kind: \"pigeon\" is not an input kind")
+
+        let r = try await check(text)
+        #expect(r.status == 78)
+        for line in expected { #expect(r.stderr.contains(line), "missing \(line) in\n\(r.stderr)") }
+        #expect(r.stderr.contains("\(expected.count) problems in"), "one problem per key, no more: \(r.stderr)")
+        #expect(expected.count >= ConfigSchema.keys.count, "every key was tried")
+    }
+
+    /// A value `kind` refuses, and the start of the problem `config check` prints for it.
+    static func badValue(_ kind: ConfigValueKind) -> (toml: String, problem: String) {
+        switch kind {
+        case let .number(range, _): ("\(range.upperBound + 1)", "\(range.upperBound + 1) is out of range; allowed: \(kind.allowed)")
+        case let .wholeNumber(range, _): ("\(range.upperBound + 1)", "\(range.upperBound + 1) is out of range; allowed: \(kind.allowed)")
+        case .bool: ("\"yes\"", "expected true or false, found a string")
+        case .text: ("1", "expected a quoted string, found a")
+        case .choice: ("\"nope\"", "\"nope\" is not known; allowed: \(kind.allowed)")
+        case .hostPort: ("\"nohost\"", "\"nohost\" is not HOST:PORT; allowed: \(kind.allowed)")
+        case .hostPorts: ("[\"nohost\"]", "entry 1 (\"nohost\") is not HOST:PORT; allowed: \(kind.allowed)")
+        case .texts: ("[1]", "entry 1 (1) is not a quoted string; allowed: \(kind.allowed)")
+        }
+    }
+
+    /// A refused value leaves the default: a bad origin is one problem, not also "an origin needs a size".
+    @Test func aRefusedValueIsOneProblem() async throws {
+        let r = try await check("[overlay]\norigin = \"here\"\n")
+        #expect(r.status == 78)
+        #expect(r.stderr.contains(":2: overlay.origin: \"here\" is not two whole pixel numbers joined by \",\"; allowed: pixels as \"0,0\""))
+        #expect(r.stderr.contains("1 problem in") && !r.stderr.contains("needs a size"), "\(r.stderr)")
+    }
+
     @Test func missingFileIsExplained() async throws {
         let r = try await offPool { try CLI.run(["config", "check", "/nonexistent/percbridge.toml"]) }
         #expect(r.status == 66)
         #expect(r.stderr.contains("no such file"))
     }
+}
+
+private extension Array where Element: Hashable {
+    func uniqued() -> [Element] { var seen = Set<Element>(); return filter { seen.insert($0).inserted } }
 }
