@@ -36,12 +36,12 @@ struct TOMLSettingEditor {
         for (i, raw) in lines.enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("[") {
-                current = Self.name(line.trimmingCharacters(in: CharacterSet(charactersIn: "[] ")))
+                current = ConfigKeyLines.dottedName(line.trimmingCharacters(in: CharacterSet(charactersIn: "[] ")))
                 if current == table && !line.hasPrefix("[[") { tableHeader = i; lastInTable = i }
                 continue
             }
             guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "=") else { continue }
-            let k = Self.name(String(line[..<eq]))
+            let k = ConfigKeyLines.dottedName(String(line[..<eq]))
             if current == table { lastInTable = i }
             if (current == table && k == key) || (current.isEmpty && k == dottedKey) {
                 lines[i] = Self.replacingValue(in: raw, with: value)
@@ -75,12 +75,6 @@ struct TOMLSettingEditor {
                 }
             }.joined() + "\""
         }
-    }
-
-    /// `a . "b"` → `a.b`.
-    private static func name(_ s: String) -> String {
-        s.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
-            .joined(separator: ".")
     }
 
     /// Keeps the indentation, the key, the `=` and a trailing `# comment` (outside strings).

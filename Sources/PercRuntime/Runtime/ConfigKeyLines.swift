@@ -2,7 +2,7 @@
 
 /// TOMLKit does not report where a value stood, so this scans the text once for table
 /// headers and `key =` lines. Array-of-tables entries are named `input[0]`, `input[1]`, ...
-struct ConfigKeyLines: Sendable {
+public struct ConfigKeyLines: Sendable {
     private var lines: [String: Int] = [:]
 
     init(text: String) {
@@ -19,17 +19,17 @@ struct ConfigKeyLines: Sendable {
             if quotes % 2 == 1 { inMultilineString = true }
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[[") {
-                let name = Self.clean(line.dropFirst(2).prefix { $0 != "]" })
+                let name = Self.dottedName(line.dropFirst(2).prefix { $0 != "]" })
                 let n = arrayCounts[name, default: 0]
                 arrayCounts[name] = n + 1
                 table = "\(name)[\(n)]"
                 lines[table] = index + 1
                 lines[name] = lines[name] ?? index + 1
             } else if line.hasPrefix("[") {
-                table = Self.clean(line.dropFirst().prefix { $0 != "]" })
+                table = Self.dottedName(line.dropFirst().prefix { $0 != "]" })
                 lines[table] = index + 1
             } else if let eq = line.firstIndex(of: "=") {
-                let key = Self.clean(line[..<eq])
+                let key = Self.dottedName(line[..<eq])
                 lines[table.isEmpty ? key : "\(table).\(key)"] = index + 1
             }
         }
@@ -45,7 +45,8 @@ struct ConfigKeyLines: Sendable {
         }
     }
 
-    private static func clean(_ s: Substring) -> String {
+    /// A TOML key as docs/configuration.md spells it: `a . "b"` → `a.b`.
+    public static func dottedName(_ s: some StringProtocol) -> String {
         s.split(separator: ".").map {
             $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
         }.joined(separator: ".")
