@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "PercWeb",
             dependencies: [
-                "PercRuntime", "PercDiagnose", "PercSystem", "PercInput", "MTKTangibles",
+                "PercRuntime", "PercSystem", "PercInput", "MTKTangibles",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -143,7 +143,7 @@ let package = Package(
         .target(
             name: "PercControl",
             dependencies: [
-                "PercRuntime", "PercWeb", "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck",
+                "PercRuntime", "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

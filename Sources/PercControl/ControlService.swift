@@ -8,7 +8,6 @@ import PercSystem
 import PercBlueZ
 import PercInput
 import PercRuntime
-import PercWeb
 
 /// What the D-Bus methods do, apart from the bus. Every method is async and holds the
 /// pipeline lock only inside short synchronous closures (never across an await); long
@@ -42,7 +41,7 @@ public final class ControlService: Sendable {
     let pipeline: PipelineHandle
     let registry: any ControlRegistry
     let links: any ControlLinks
-    let hub: AppHub?
+    let hub: (any AppsView)?
     let logger: Logger
     let settings: Settings
     let waiters = FrameWaiters()
@@ -54,7 +53,7 @@ public final class ControlService: Sendable {
     let onChange = CallbackSlot<TangibleSnapshot>()
     let onSurfaceCount = CallbackSlot<Int>()
 
-    public init(pipeline: PipelineHandle, registry: any ControlRegistry, links: any ControlLinks, hub: AppHub?, context: Context,
+    public init(pipeline: PipelineHandle, registry: any ControlRegistry, links: any ControlLinks, hub: (any AppsView)?, context: Context,
          settings: Settings = .init(), logger: Logger) {
         self.pipeline = pipeline; self.registry = registry; self.links = links; self.hub = hub
         self.context = Mutex(context); self.settings = settings; self.logger = logger

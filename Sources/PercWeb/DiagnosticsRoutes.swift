@@ -2,13 +2,12 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import PercDiagnose
 
 enum DiagnosticsRoutes {
-    static func register<Context: RequestContext>(on router: Router<Context>, _ diagnostics: LiveDiagnostics) {
-        router.get("/diagnostics") { _, _ in json(diagnostics.report()) }
+    static func register<Context: RequestContext>(on router: Router<Context>, _ diagnostics: any DiagnosticsSource) {
+        router.get("/diagnostics") { _, _ in json(diagnostics.reportForWeb()) }
         router.get("/diagnostics/light-test") { _, _ in
-            guard let s = diagnostics.lightTestStatus else {
+            guard let s = diagnostics.lightTestStatusForWeb() else {
                 return problem(.notFound, "no light test has run; start one with POST /diagnostics/light-test?tangible=ID&count=N")
             }
             return json(s)
@@ -18,10 +17,9 @@ enum DiagnosticsRoutes {
             guard let tangible = q.get("tangible"), let count = q.get("count").flatMap({ Int($0) }) else {
                 return problem(.badRequest, "give ?tangible=ID_OR_NAME&count=N")
             }
-            do { return json(try diagnostics.startLightTest(tangible: tangible, count: count), status: .accepted) }
-            catch let e as LiveDiagnostics.LightTestError {
-                if case .busy = e { return problem(.conflict, e.description) }
-                return problem(.badRequest, e.description)
+            switch diagnostics.startLightTestForWeb(tangible: tangible, count: count) {
+            case .success(let status): return json(status, status: .accepted)
+            case .failure(let refusal): return problem(refusal.busy ? .conflict : .badRequest, refusal.message)
             }
         }
     }

@@ -8,7 +8,6 @@ import NIOCore
 import ServiceLifecycle
 import PercSystem
 import PercInput
-import PercDiagnose
 import PercRuntime
 
 /// Builds the Hummingbird application. Routes: `/` (web viewer), `/viewer.js`, `/percbridge.js`
@@ -22,7 +21,7 @@ public enum WebServer {
     static let publicPaths: Set<String> = ["/percbridge.js", "/viewer.js"]
 
     public static func make(bind: HostPort, token: String, hub: AppHub, metrics: ServiceMetrics, logger: Logger,
-                     diagnostics: LiveDiagnostics? = nil, allowedOrigins: [String] = [], maxApps: Int = 64,
+                     diagnostics: (any DiagnosticsSource)? = nil, allowedOrigins: [String] = [], maxApps: Int = 64,
                      maxConnections: Int = 1024, pingInterval: Int = 30,
                      onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let access = AccessToken(token: token)
@@ -65,7 +64,7 @@ public enum WebServer {
         router.get("/metrics") { _, _ in
             metrics.appClients.record(hub.clientCount)
             metrics.heapInUse.record(HeapUsage.bytesInUse())
-            _ = diagnostics?.report()  // sets the diagnosis gauges
+            _ = diagnostics?.reportForWeb()  // sets the diagnosis gauges
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }

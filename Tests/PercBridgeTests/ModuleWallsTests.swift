@@ -16,11 +16,13 @@ import PercTestSupport
         "PercBlueZ": ["PercSystem", "MTKTangibles"],
         "PercInput": ["PercSystem", "MTKTangibles"],
         // The service, in layers: the runtime knows nothing of the web server, the control API or
-        // diagnosis; PercService (the composition roots) is the only module that knows them all.
+        // diagnosis, and those three know nothing of each other (each asks for what it needs
+        // through a protocol of its own); PercService (the composition roots) is the only module
+        // that knows them all, so they build side by side.
         "PercRuntime": ["PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck", "FrameCore"],
         "PercDiagnose": ["PercRuntime", "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "LightCheck"],
-        "PercWeb": ["PercRuntime", "PercDiagnose", "PercSystem", "PercInput", "MTKTangibles"],
-        "PercControl": ["PercRuntime", "PercWeb", "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck"],
+        "PercWeb": ["PercRuntime", "PercSystem", "PercInput", "MTKTangibles"],
+        "PercControl": ["PercRuntime", "PercSystem", "PercBlueZ", "PercInput", "MTKTangibles", "MTKSimulator", "LightCheck"],
         "PercService": ["PercRuntime", "PercDiagnose", "PercWeb", "PercControl", "PercSystem", "PercBlueZ", "PercInput",
                         "MTKTangibles", "MTKSimulator", "LightCheck"],
         "PercBridge": ["PercSystem", "PercBlueZ", "PercInput", "PercRuntime", "PercDiagnose", "PercControl", "PercService",
