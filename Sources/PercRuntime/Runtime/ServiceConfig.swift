@@ -117,7 +117,8 @@ public struct ServiceConfig: Hashable, Sendable {
     }
 
     public struct LightChecks: Hashable, Sendable {
-        var enabled = true
+        /// false: no light checks in `serve` (frames say no app draws the overlay).
+        public var enabled = true
         var patchRadiusMM = 4.0
         /// A check that has not decided by then ends inconclusive.
         var maxCheckDurationMS = 4000.0

@@ -77,7 +77,14 @@ public struct ServiceParts: Sendable {
     /// Light checks run only while an app that draws the overlay is connected (serve, and
     /// demo `--display app`): frames carry `drawing` from the apps' `hello`, and the change
     /// is logged. Without this call frames say the display is there (the demo's simulated one).
+    /// With `[light_checks] enabled = false` frames say no app draws, whatever the apps say:
+    /// PERCs are recognised from their traces alone, as with no drawing app.
     public func lightChecksFollowDrawingApps(logger: Logger) {
+        guard config.lightChecks.enabled else {
+            _ = clock.setDrawing(false)
+            logger.notice("light checks are off ([light_checks] enabled = false): PERCs are recognised from their traces alone (provenance guessed) and apps get no patches to draw")
+            return
+        }
         hub.observeDrawing { [clock] drawing in
             guard clock.setDrawing(drawing) else { return }
             if drawing {

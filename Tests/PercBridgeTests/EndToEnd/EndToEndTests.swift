@@ -120,6 +120,52 @@ import PercTestSupport
         #expect(status == 0, "\(serve.log.suffix(3000))")
     }
 
+    /// `[light_checks] enabled = false`: an app that says it draws gets no patches, no light
+    /// check runs, and "red" is tracked from its three marker touches alone (a guess), as with no
+    /// drawing app. The log says so at start.
+    @Test func withLightChecksOffAPercIsGuessedFromItsTraces() async throws {
+        let tmp = try TempDir("pb-e2e-nolight")
+        let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55)])
+        defer { emulator.stop() }
+        var registry = TangibleRegistry()
+        registry.tangibles = [Self.red.definition]
+        try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
+        let tuioIn = TUIOPeers.freeUDPPort()
+        let setup = ServeProcess.Setup(registry: tmp.path("tangibles.json"), bus: emulator.address, maxBackoffS: 2, tuioListen: tuioIn)
+        let serve = try ServeProcess(dir: tmp.url, config: setup.toml + "[light_checks]\nenabled = false\n")
+        #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
+        #expect(serve.log.contains("light checks are off ([light_checks] enabled = false)"), "\(serve.log)")
+        let world = try SimulatedTable.start(SimulatedTable.world, [
+            "port": serve.httpPort, "bus": emulator.address, "seconds": 60, "percs": [Self.red.json], "seed": 3,
+        ], in: tmp.url, name: "world.py")
+        defer { world.stop() }
+        let tracker = try SimulatedTable.start(SimulatedTable.tuioSender, [
+            "port": tuioIn, "seconds": 60, "surface": [Self.surface.x, Self.surface.y],
+            "contacts": Self.red.markers.enumerated().map { [1 + $0.offset, $0.element.x, $0.element.y, 2.0] as [Any] },
+        ], in: tmp.url, name: "tracker.py")
+        defer { tracker.stop() }
+
+        var frame: [String: Any]?
+        let tracked = await eventually(30) {
+            frame = try? await Self.state(serve.httpPort)
+            return Self.trackedRight(frame, [Self.red])
+        }
+        #expect(tracked, "\(frame ?? [:])\n\(serve.log.suffix(4000))\n\(world.output().suffix(2000))")
+        #expect(Self.tangible(frame, "red")?["provenance"] as? String == "guessed", "\(Self.tangible(frame, "red") ?? [:])")
+        // Taken from its traces (the window's triple), never by light.
+        #expect(serve.log.contains("red: onSurface → tracked (windowGuess)") || serve.log.contains("red: onSurface → tracked (guessedUnchecked)"),
+                "\(serve.log.suffix(3000))")
+        #expect(!serve.log.contains("red: onSurface → tracked (lightConfirmed)"), "\(serve.log.suffix(3000))")
+        #expect(!serve.log.contains("an app draws the overlay: light checks run"), "\(serve.log.suffix(3000))")
+        for result in ["confirmed", "rejected", "inconclusive"] {
+            #expect(try await serve.metric("percbridge_light_checks_total{result=\"\(result)\"}") ?? 0 == 0)
+        }
+        world.stop()
+        tracker.stop()
+        let status = try await serve.terminate()
+        #expect(status == 0, "\(serve.log.suffix(3000))")
+    }
+
     static func scenario(red: SimulatedTable.Perc, old: SimulatedTable.Perc) async throws {
         let tmp = try TempDir("pb-e2e")
         let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55),
