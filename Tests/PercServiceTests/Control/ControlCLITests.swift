@@ -58,7 +58,9 @@ import PercTestSupport
         #expect(red?["state"]?.string == "tracked", "\(String(describing: red))")
         #expect(red?["provenance"]?.string == "confirmed")
         let x = red?["x"]?.double ?? 0, y = red?["y"]?.double ?? 0
-        #expect(Vec2(x, y).distance(to: Vec2(500, 300)) < 3, "pose (\(x), \(y))")
+        // (Failed once in about 35 runs on 2026-11-27: confirmed at (504.6, 288.7). What define
+        // measured and what List said then are in the message, for the next time.)
+        #expect(Vec2(x, y).distance(to: Vec2(500, 300)) < 3, "pose (\(x), \(y)); List: \(String(describing: red)); define: \(define.stdout)")
         let list = try await demo.cli(["list"])
         #expect(list.stdout.contains("PERC red       perc  tracked  confirmed"), "\(list.stdout)")
         // The standard PERC's sensor is 18.0 mm from markers 0 and 1: list warns (stderr) and
