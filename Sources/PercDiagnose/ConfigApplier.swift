@@ -17,8 +17,8 @@ public enum ConfigApplier {
         var editor = TOMLSettingEditor(text: text)
         var changes: [String] = []
         for s in suggestions where s.value != s.current {
-            do { try editor.set(s.key, to: .integer(s.value), comment: "suggested by percbridge diagnose") } catch {
-                throw Failure(description: "\(error); nothing was changed in \(path), please report this")
+            do { try editor.set(s.key, to: .integer(s.value), comment: "suggested by percbridge diagnose") } catch let refusal as TOMLSettingEditor.Refusal {
+                throw Failure(description: "\(refusal); nothing was changed in \(path)")
             }
             changes.append("\(s.key): \(s.current) → \(s.value)")
         }

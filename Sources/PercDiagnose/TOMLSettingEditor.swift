@@ -25,14 +25,15 @@ struct TOMLSettingEditor {
         if let refusal = key.value.refusal(of: value) {
             throw Refusal(description: "\(dottedKey): \(refusal); allowed: \(key.value.allowed)")
         }
-        set(section: key.section, name: key.name, literal: Self.literal(value), comment: comment)
+        try set(section: key.section, name: key.name, literal: Self.literal(value), comment: comment)
     }
 
-    private mutating func set(section table: String, name key: String, literal value: String, comment: String) {
+    private mutating func set(section table: String, name key: String, literal value: String, comment: String) throws {
         let dottedKey = "\(table).\(key)"
         var current = ""
         var tableHeader: Int?
         var lastInTable: Int?
+        var inlineTable: Int?
         for (i, raw) in lines.enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("[") {
@@ -42,11 +43,17 @@ struct TOMLSettingEditor {
             }
             guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "=") else { continue }
             let k = ConfigKeyLines.dottedName(String(line[..<eq]))
+            if current.isEmpty && k == table { inlineTable = i }
             if current == table { lastInTable = i }
             if (current == table && k == key) || (current.isEmpty && k == dottedKey) {
                 lines[i] = Self.replacingValue(in: raw, with: value)
                 return
             }
+        }
+        // `section = { … }` at the top: a `[section]` added below would define it twice (the
+        // file would not load). Say what to do rather than write that.
+        if let line = inlineTable {
+            throw Refusal(description: "\(dottedKey): line \(line + 1) writes [\(table)] as an inline table (\(table) = { … }); write it as a [\(table)] section (one key per line) and run again, or set \(key) = \(value) inside it by hand")
         }
         let newLine = "\(key) = \(value)  # \(comment)"
         if tableHeader != nil, let at = lastInTable {

@@ -85,6 +85,22 @@ import PercTestSupport
         }
     }
 
+    /// A config that writes the section as an inline table: refused with the line and what to
+    /// do; the file is left as it was (before, a second [recognition] was written and refused
+    /// as "would not parse, please report this").
+    @Test func applyRefusesAnInlineTableAndSaysWhatToDo() async throws {
+        try await DiagnoseFixture.withRecording { dir, file in
+            let config = dir.appendingPathComponent("inline.toml").path
+            let inline = "# mine\nrecognition = { time_window_ms = 200, marker_tolerance_mm = 3 }\n"
+            try inline.write(toFile: config, atomically: true, encoding: .utf8)
+            let r = try await offPool { try CLI.run(["diagnose", "--from", file, "--apply", config]) }
+            #expect(r.status != 0)
+            #expect(r.stderr.contains("line 2 writes [recognition] as an inline table") && r.stderr.contains("nothing was changed"), "\(r.stderr)")
+            #expect(!r.stderr.contains("please report this"), "\(r.stderr)")
+            #expect(try String(contentsOfFile: config, encoding: .utf8) == inline, "the file is left as it was")
+        }
+    }
+
     @Test func badInputIsRefusedOrCountedWithAReason() async throws {
         let dir = try DiagnoseFixture.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -23,6 +23,22 @@ import PercRuntime
         #expect(e.text == "recognition.time_window_ms = 90\n\n[light_checks]\nmax_failed_stationary = 4  # c\n")
     }
 
+    /// A section written as an inline table is refused, with the line and what to do, instead
+    /// of a second `[recognition]` that would make the file fail to load.
+    @Test func anInlineTableIsRefusedWithWhatToDo() throws {
+        let text = "# mine\nrecognition = { marker_tolerance_mm = 3 }\n"
+        var e = TOMLSettingEditor(text: text)
+        #expect(throws: TOMLSettingEditor.Refusal.self) { try e.set("recognition.time_window_ms", to: .integer(120), comment: "c") }
+        do { try e.set("recognition.time_window_ms", to: .integer(120), comment: "c") } catch {
+            #expect("\(error)".contains("line 2 writes [recognition] as an inline table"), "\(error)")
+        }
+        #expect(e.text == text, "nothing written")
+        // A dotted key of that section at the top level is still edited where it stands.
+        var d = TOMLSettingEditor(text: "recognition.time_window_ms = 300\n")
+        try d.set("recognition.time_window_ms", to: .integer(90), comment: "c")
+        #expect(d.text == "recognition.time_window_ms = 90\n")
+    }
+
     @Test func aHashInsideAStringIsNoComment() throws {
         var e = TOMLSettingEditor(text: "[surface]\nname = \"table #1\" # lab\n")
         try e.set("surface.name", to: .text("table #2"), comment: "c")
