@@ -74,14 +74,9 @@ import PercTestSupport
     /// the PERC `located`, at its pose, on that one touch.
     @Test func aPercThatMakesOneTouchIsLocatedByLight() async throws {
         let tmp = try TempDir("pb-e2e-locate")
-        let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55)])
+        let (emulator, setup, tuioIn) = try Self.redAlone(in: tmp)
         defer { emulator.stop() }
-        var registry = TangibleRegistry()
-        registry.tangibles = [Self.red.definition]
-        try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
-        let tuioIn = TUIOPeers.freeUDPPort()
-        let serve = try ServeProcess(dir: tmp.url, .init(registry: tmp.path("tangibles.json"), bus: emulator.address, maxBackoffS: 2,
-                                                         tuioListen: tuioIn))
+        let serve = try ServeProcess(dir: tmp.url, setup)
         #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
         let touch = Self.red.markers[2]
         var perc = Self.red.json
@@ -125,13 +120,8 @@ import PercTestSupport
     /// drawing app. The log says so at start.
     @Test func withLightChecksOffAPercIsGuessedFromItsTraces() async throws {
         let tmp = try TempDir("pb-e2e-nolight")
-        let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55)])
+        let (emulator, setup, tuioIn) = try Self.redAlone(in: tmp)
         defer { emulator.stop() }
-        var registry = TangibleRegistry()
-        registry.tangibles = [Self.red.definition]
-        try RegistryStore(path: tmp.path("tangibles.json")).save(registry)
-        let tuioIn = TUIOPeers.freeUDPPort()
-        let setup = ServeProcess.Setup(registry: tmp.path("tangibles.json"), bus: emulator.address, maxBackoffS: 2, tuioListen: tuioIn)
         let serve = try ServeProcess(dir: tmp.url, config: setup.toml + "[light_checks]\nenabled = false\n")
         #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
         #expect(serve.log.contains("light checks are off ([light_checks] enabled = false)"), "\(serve.log)")
@@ -164,6 +154,17 @@ import PercTestSupport
         tracker.stop()
         let status = try await serve.terminate()
         #expect(status == 0, "\(serve.log.suffix(3000))")
+    }
+
+    /// "red" alone: its PERC on a fresh BlueZ emulator (the caller stops it), a registry with
+    /// it, and serve's setup with a TUIO input on a free port.
+    static func redAlone(in tmp: TempDir) throws -> (emulator: BlueZEmulatorProcess, setup: ServeProcess.Setup, tuioIn: Int) {
+        let emulator = try BlueZEmulatorProcess(percs: [(BlueZTestbed.v1, "PERC-one", "perc-v1", -55)])
+        var registry = TangibleRegistry()
+        registry.tangibles = [red.definition]
+        do { try RegistryStore(path: tmp.path("tangibles.json")).save(registry) } catch { emulator.stop(); throw error }
+        let tuioIn = TUIOPeers.freeUDPPort()
+        return (emulator, .init(registry: tmp.path("tangibles.json"), bus: emulator.address, maxBackoffS: 2, tuioListen: tuioIn), tuioIn)
     }
 
     static func scenario(red: SimulatedTable.Perc, old: SimulatedTable.Perc) async throws {
