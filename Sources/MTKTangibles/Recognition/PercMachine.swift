@@ -453,64 +453,8 @@ public struct PercMachine: Sendable {
         // a PERC searching an empty surface; no buffers are copied or rebuilt).
         if s.phase == .lightOnly, s.check == nil, obs.triples.isEmpty, obs.tuples.isEmpty, obs.loneTouches.isEmpty { return }
         var s = s
-        let windowEnd = s.fieldOnAt + config.timeWindow
         let wasVerifying = s.phase == .verifying
-        switch s.phase {
-        case .window:
-            let w = obs.windowTriples
-            // A sole window triple that fits its pattern in more than one way (a nearly
-            // symmetric one: each a different turn) that its touches' means cannot tell
-            // apart yet is no guess: light picks the turn. With no light, the guess waits for
-            // more samples, up to the window's end (then the likeliest turn, `w[0]`).
-            let turns = w.count == 1 ? obs.windowAlternatives.filter { $0.traceSet == w[0].traceSet } : []
-            if time < windowEnd {
-                if w.count == 1, !obs.isContested(w[0]) {
-                    // (A PERC not yet on the surface may announce it: light decides, `awaited`.)
-                    if turns.isEmpty, !obs.isAwaited(w[0]) {
-                        take(w[0], provenance: .guessed, .guessPending(until: windowEnd), fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
-                        return
-                    }
-                    if obs.canCheck { request(w + turns, into: &s, time, &out) } else { s.check = nil }
-                    state = .onSurface(s)
-                    return
-                }
-                // No triple yet, but pairs of traces that began in the window (a marker that
-                // did not register): once most of the onset spread is over
-                // (`earlyPairCheckAfter`), light is asked now, not at the window's end. A
-                // third touch inside the window still makes the triple a window guess; at
-                // the window's end the check goes on with the answers it has.
-                if !obs.canCheck {
-                    s.check = nil  // no patch can be shown: a check begun in the window ends
-                } else if checksRivals(w, obs) {
-                    // More than one triple fits: no guess can stand, so light is asked now.
-                    request((w + obs.windowAlternatives).filter { s.rejected[$0.rejectionKey] == nil }, into: &s, time, &out)
-                } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter {
-                    request(obs.windowTuples, into: &s, time, &out)
-                } else if w.isEmpty, obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter, s.check?.kind != .identify {
-                    // Nor a pair: one touch only, so far. Its sensor is searched now (a
-                    // triple or pair that comes later in the window takes over).
-                    locate(obs.loneTouches, into: &s, time, &out)
-                }
-                state = .onSurface(s)
-                return
-            }
-            let unexplained = w.count == 1 && !obs.windowTraces.subtracting(w[0].traceSet).isEmpty
-            if w.isEmpty {
-                s.phase = .lightOnly
-                out.append(.searchPhase(.lightOnly, reason: .windowExpired))
-            } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), !obs.isAwaited(w[0]),
-                      turns.isEmpty || !obs.canCheck {
-                take(w[0], provenance: .guessed, .standing, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
-                return
-            } else {
-                s.phase = .verifying
-                s.soleSurvivorAllowed = !unexplained
-                s.candidates = w + (obs.canCheck ? obs.windowAlternatives : []) + obs.windowTuples
-                out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
-            }
-        case .verifying, .lightOnly:
-            break
-        }
+        if s.phase == .window, searchWindow(&s, obs, time, &out) { return }
         if !obs.canCheck {
             // No patch can be shown, so nothing may be concluded from the light sensor: no
             // check is asked, and the PERC is guessed from traces that began since its field
@@ -542,33 +486,96 @@ public struct PercMachine: Sendable {
                 request(s.candidates, into: &s, time, &out)
             }
         }
-        if s.phase == .lightOnly {
-            s.rejected = s.rejected.filter { $0.value > time }
-            var pool = (obs.triples + obs.tuples).filter { s.rejected[$0.rejectionKey] == nil }
-            // While still lone touches are searched, candidates made with a moving touch (a
-            // PERC set down lies still; a finger sliding through a side's length) or with a
-            // touch older than the window (a finger there before the PERC came) wait for the
-            // search to end: each switch restarted it from nothing.
-            if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
-               pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow }) { pool = [] }
-            // Placed: its second marker touches after it was set down. A pair with a touch
-            // that lay there before the PERC came (a resting finger a side's length away) is
-            // no second marker (bench accuracy, seed 2 case 10: such a pair was confirmed).
-            if s.placed != nil { pool.removeAll { $0.earliestBegin < s.fieldOnAt - config.timeWindow } }
-            let ranked = pool.sorted { a, b in
-                if a.isTuple != b.isTuple { return !a.isTuple }
-                if a.isMoving != b.isMoving { return !a.isMoving }
-                let da = abs(a.latestBegin - s.fieldOnAt), db = abs(b.latestBegin - s.fieldOnAt)
-                if da != db { return da < db }
-                return a.traces.map { $0 ?? 0 }.lexicographicallyPrecedes(b.traces.map { $0 ?? 0 })
-            }
-            // No triple or pair left to check: the PERC may have made one touch only, and
-            // light can look for its sensor around the lone touches (a running identify
-            // check whose touch dropped out waits `dropoutGrace` first).
-            if !pool.isEmpty || s.check?.kind == .identify { request(ranked, into: &s, time, &out) }
-            if pool.isEmpty && s.check?.kind != .identify { locate(obs.loneTouches, into: &s, time, &out) }
-        }
+        if s.phase == .lightOnly { lightOnlyRound(&s, obs, time, &out) }
         state = .onSurface(s)
+    }
+
+    /// The window phase: a guess, rivals checked, or an early check while the window is open;
+    /// at its end, a guess or the verifying phase. True when it decided the frame (a take, or
+    /// the state set).
+    private mutating func searchWindow(_ s: inout Search, _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) -> Bool {
+        let windowEnd = s.fieldOnAt + config.timeWindow
+        let w = obs.windowTriples
+        // A sole window triple that fits its pattern in more than one way (a nearly
+        // symmetric one: each a different turn) that its touches' means cannot tell
+        // apart yet is no guess: light picks the turn. With no light, the guess waits for
+        // more samples, up to the window's end (then the likeliest turn, `w[0]`).
+        let turns = w.count == 1 ? obs.windowAlternatives.filter { $0.traceSet == w[0].traceSet } : []
+        if time < windowEnd {
+            if w.count == 1, !obs.isContested(w[0]) {
+                // (A PERC not yet on the surface may announce it: light decides, `awaited`.)
+                if turns.isEmpty, !obs.isAwaited(w[0]) {
+                    take(w[0], provenance: .guessed, .guessPending(until: windowEnd), fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
+                    return true
+                }
+                if obs.canCheck { request(w + turns, into: &s, time, &out) } else { s.check = nil }
+                state = .onSurface(s)
+                return true
+            }
+            // No triple yet, but pairs of traces that began in the window (a marker that
+            // did not register): once most of the onset spread is over
+            // (`earlyPairCheckAfter`), light is asked now, not at the window's end. A
+            // third touch inside the window still makes the triple a window guess; at
+            // the window's end the check goes on with the answers it has.
+            if !obs.canCheck {
+                s.check = nil  // no patch can be shown: a check begun in the window ends
+            } else if checksRivals(w, obs) {
+                // More than one triple fits: no guess can stand, so light is asked now.
+                request((w + obs.windowAlternatives).filter { s.rejected[$0.rejectionKey] == nil }, into: &s, time, &out)
+            } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter {
+                request(obs.windowTuples, into: &s, time, &out)
+            } else if w.isEmpty, obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter, s.check?.kind != .identify {
+                // Nor a pair: one touch only, so far. Its sensor is searched now (a
+                // triple or pair that comes later in the window takes over).
+                locate(obs.loneTouches, into: &s, time, &out)
+            }
+            state = .onSurface(s)
+            return true
+        }
+        let unexplained = w.count == 1 && !obs.windowTraces.subtracting(w[0].traceSet).isEmpty
+        if w.isEmpty {
+            s.phase = .lightOnly
+            out.append(.searchPhase(.lightOnly, reason: .windowExpired))
+        } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), !obs.isAwaited(w[0]),
+                  turns.isEmpty || !obs.canCheck {
+            take(w[0], provenance: .guessed, .standing, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
+            return true
+        } else {
+            s.phase = .verifying
+            s.soleSurvivorAllowed = !unexplained
+            s.candidates = w + (obs.canCheck ? obs.windowAlternatives : []) + obs.windowTuples
+            out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
+        }
+        return false
+    }
+
+    /// The light-only phase: rank the open triples and pairs and check them, else locate the
+    /// sensor around lone touches.
+    private mutating func lightOnlyRound(_ s: inout Search, _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) {
+        s.rejected = s.rejected.filter { $0.value > time }
+        var pool = (obs.triples + obs.tuples).filter { s.rejected[$0.rejectionKey] == nil }
+        // While still lone touches are searched, candidates made with a moving touch (a
+        // PERC set down lies still; a finger sliding through a side's length) or with a
+        // touch older than the window (a finger there before the PERC came) wait for the
+        // search to end: each switch restarted it from nothing.
+        if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
+           pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow }) { pool = [] }
+        // Placed: its second marker touches after it was set down. A pair with a touch
+        // that lay there before the PERC came (a resting finger a side's length away) is
+        // no second marker (bench accuracy, seed 2 case 10: such a pair was confirmed).
+        if s.placed != nil { pool.removeAll { $0.earliestBegin < s.fieldOnAt - config.timeWindow } }
+        let ranked = pool.sorted { a, b in
+            if a.isTuple != b.isTuple { return !a.isTuple }
+            if a.isMoving != b.isMoving { return !a.isMoving }
+            let da = abs(a.latestBegin - s.fieldOnAt), db = abs(b.latestBegin - s.fieldOnAt)
+            if da != db { return da < db }
+            return a.traces.map { $0 ?? 0 }.lexicographicallyPrecedes(b.traces.map { $0 ?? 0 })
+        }
+        // No triple or pair left to check: the PERC may have made one touch only, and
+        // light can look for its sensor around the lone touches (a running identify
+        // check whose touch dropped out waits `dropoutGrace` first).
+        if !pool.isEmpty || s.check?.kind == .identify { request(ranked, into: &s, time, &out) }
+        if pool.isEmpty && s.check?.kind != .identify { locate(obs.loneTouches, into: &s, time, &out) }
     }
 
     /// Whether the window triples `w` are rivals light is asked about now rather than at the
