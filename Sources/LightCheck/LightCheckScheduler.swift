@@ -16,6 +16,8 @@ public struct LightCheckScheduler: Sendable {
 
     private var checks: [TangibleID: VerificationCheck] = [:]
     private var searches: [TangibleID: CalibrationSearch] = [:]
+    /// Patches shown for another part (a diagnose light test), by tangible.
+    private var tests: [TangibleID: TestPatches] = [:]
     private var cancelledSearches: [CalibrationResult] = []
     private var colours: [TangibleID: LightColour] = [:]
     private var latencyModels: [TangibleID: LatencyModel] = [:]
@@ -87,6 +89,54 @@ public struct LightCheckScheduler: Sendable {
         if let r = s.result(at: time, finished: true) { cancelledSearches.append(r) }
     }
 
+    // MARK: Test patches (diagnose's light test)
+
+    /// Patches a caller asks to show for `tangible` (`percbridge diagnose --light-test`), or
+    /// nil to take them off. While a tangible has them they are its only patches: a check or
+    /// locate of it is withdrawn and its needs wait (no outcome comes from the test), its
+    /// flips count as answers, not as spontaneous, and every other check treats the patches
+    /// as another tangible's (they avoid them and take them into account when explaining a
+    /// flip). Their ids are the scheduler's own. Returns false (and shows nothing) while a
+    /// calibration of the tangible runs: its sensor is busy.
+    @discardableResult
+    public mutating func showTestPatches(_ patches: [Patch]?, for tangible: TangibleID, at time: Seconds) -> Bool {
+        guard let patches else {
+            if let old = tests.removeValue(forKey: tangible), old.firstOverlay != nil {
+                // The sensor may still answer them (or their removal) for a while.
+                quietUntil[tangible] = time + presentationDelay + deadline(for: tangible)
+            }
+            return true
+        }
+        if let s = searches[tangible] {
+            guard s.isLocate else { return false }
+            endSearch(tangible, at: time)
+            diagnostics.withdrawnNeeds += 1
+        }
+        if checks[tangible] != nil {
+            endCheck(tangible, at: time)
+            diagnostics.withdrawnNeeds += 1
+        }
+        knownTangibles.insert(tangible)
+        var test = tests[tangible] ?? TestPatches()
+        let mine = patches.map { p -> Patch in
+            var q = p
+            q.tangible = tangible
+            if let id = test.ids[p.id] { q.id = id } else { q.id = nextPatchID; test.ids[p.id] = nextPatchID; nextPatchID += 1 }
+            return q
+        }
+        let same = mine.map { [$0.id, $0.colour == .white ? 1 : 0] } == test.patches.map { [$0.id, $0.colour == .white ? 1 : 0] }
+        if !same { test.firstOverlay = nil }
+        // Ids of patches no longer asked for are not kept (a long test asks for new ones each round).
+        test.ids = test.ids.filter { entry in mine.contains { $0.id == entry.value } }
+        test.patches = mine
+        tests[tangible] = test
+        return true
+    }
+
+    /// The overlay in which `tangible`'s test patches, as last asked for, first showed (nil:
+    /// not drawn yet, or no test).
+    public func testOverlay(of tangible: TangibleID) -> UInt64? { tests[tangible]?.firstOverlay }
+
     // MARK: The frame step
 
     /// One frame: the engine's needs, this frame's sensor events and presented reports.
@@ -155,7 +205,7 @@ public struct LightCheckScheduler: Sendable {
             decided[t] = decided[t]?.intersection(requests[t] ?? [])
             if decided[t]?.isEmpty == true { decided[t] = nil }
         }
-        for t in chosen.keys.sorted() where checks[t] == nil {
+        for t in chosen.keys.sorted() where checks[t] == nil && tests[t] == nil {
             guard let need = chosen[t], !(decided[t]?.contains(need.request) ?? false) else { continue }
             knownTangibles.insert(t)
             if need.kind == .locate {
@@ -194,6 +244,8 @@ public struct LightCheckScheduler: Sendable {
             let verdict: VerificationCheck.FlipVerdict
             if searches[t] != nil {
                 verdict = searches[t]!.flip(at: time, config: config)
+            } else if tests[t] != nil {
+                verdict = .primed  // the test's answer, judged by whoever asked for the patches
             } else if checks[t] != nil, time < quietUntil[t] ?? -.infinity {
                 // Likely the sensor following the patches of the check before (or their
                 // removal): the round is void, the next one starts from the new colour.
@@ -317,10 +369,12 @@ public struct LightCheckScheduler: Sendable {
     /// overlay changed.
     private mutating func draw(at time: Seconds) -> Bool {
         var patches: [TangibleID: [Patch]] = [:]
-        let tangibles = Set(checks.keys).union(searches.keys).sorted()
-        // Running rounds keep their patches.
+        let tangibles = Set(checks.keys).union(searches.keys).union(tests.keys).sorted()
+        // Test patches and running rounds keep their patches.
         for t in tangibles {
-            if searches[t] != nil {
+            if let test = tests[t] {
+                patches[t] = held(test.patches)
+            } else if searches[t] != nil {
                 if searches[t]!.round != nil { patches[t] = calibrationPatches(t) }
             } else if checks[t]?.currentRound != nil {
                 patches[t] = held(checkPatches(t, at: time, startingWith: nil))
@@ -357,6 +411,9 @@ public struct LightCheckScheduler: Sendable {
             if issued.count > 64 { issued.removeFirst(issued.count - 64) }
         }
         let onScreen: Seconds? = !changed && lastPresentedOverlay >= overlay.id ? time : nil
+        for t in tests.keys.sorted() where tests[t]!.firstOverlay == nil && !(patches[t] ?? []).isEmpty {
+            tests[t]!.firstOverlay = overlay.id
+        }
         for t in tangibles where !(patches[t] ?? []).isEmpty {
             checks[t]?.setFirstOverlay(overlay.id, onScreenSince: onScreen)
             searches[t]?.setFirstOverlay(overlay.id, onScreenSince: onScreen)
@@ -652,4 +709,13 @@ public struct LightCheckScheduler: Sendable {
         }
         return out
     }
+}
+
+/// Patches shown for a caller (`LightCheckScheduler.showTestPatches`).
+private struct TestPatches: Sendable {
+    var patches: [Patch] = []
+    /// The caller's patch id → the scheduler's.
+    var ids: [Int: Int] = [:]
+    /// The overlay in which the patches as they are now first showed.
+    var firstOverlay: UInt64?
 }

@@ -5,7 +5,8 @@ import MTKTangibles
 /// Each round first shows the colour the sensor reports (a decoy, so the probe is a real
 /// change even after a miss), then the opposite colour under the sensor; the sensor's
 /// change within `answerWait` of the probe's presentation answers it, else it is a miss.
-/// The caller draws `patches` (in an overlay whose id it reports with `issued`) and feeds
+/// LightCheck's scheduler draws `patches` (the caller asks it, and reports with `issued` the
+/// overlay in which they first showed); the caller feeds
 /// every frame to `step`.
 struct LightTestRun: Sendable {
     enum Phase: Sendable, Equatable {

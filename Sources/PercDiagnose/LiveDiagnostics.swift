@@ -6,17 +6,17 @@ import Synchronization
 import PercRuntime
 
 /// Thread-safe holder of the service's `DiagnosticsCollector` and of an active light test.
-/// The pipeline calls `observe` after each step (under its own lock); the web routes read
-/// reports and start light tests from other threads.
-public final class LiveDiagnostics: Sendable {
+/// The pipeline (its step observer) asks it before each step what a light test needs shown
+/// — LightCheck's scheduler draws it — and feeds it after each step (under the pipeline's
+/// lock); the web routes read reports and start light tests from other threads.
+public final class LiveDiagnostics: StepObserver {
     private struct State: Sendable {
         var collector: DiagnosticsCollector
         var definitions: [TangibleDefinition]
         var lightTest: LightTestRun?
         var lastStatus: LightTestStatus?
-        /// Light-test overlays get ids of their own, far above the scheduler's.
-        var nextOverlayID: UInt64 = 1 << 48
-        var mergedFrom: (scheduler: UInt64, patches: [Patch])?
+        /// What the scheduler was last asked to show for a light test.
+        var showing: TestPatchesRequest?
     }
 
     private let state: Mutex<State>
@@ -30,44 +30,65 @@ public final class LiveDiagnostics: Sendable {
         self.metrics = metrics
     }
 
-    /// After the pipeline stepped `frame`: feeds the collector, runs an active light test
-    /// (whose patch replaces the scheduler's for that tangible in `overlay`).
-    func observe(frame: Frame, output: EngineOutput, schedulerOverlay: Overlay, overlay: inout Overlay?,
-                 outcomes: [VerificationOutcome], table: TraceTable, definitions: @autoclosure () -> [TangibleDefinition]) {
+    /// Before a step: the running light test's patches when they differ from what the
+    /// scheduler shows (a new phase, or the sensor moved by more than a third of the patch's
+    /// radius: a tracked pose's jitter asks nothing), or
+    /// their removal once the test is over.
+    public func testPatchesToShow() -> TestPatchesRequest? {
+        state.withLock { s in
+            let want = s.lightTest.flatMap { run in run.patches.map { TestPatchesRequest(tangible: run.status.tangible, patches: $0) } }
+            if let want {
+                if let now = s.showing, now.tangible == want.tangible, Self.sameOnScreen(now.patches, want.patches) { return nil }
+                s.showing = want
+                return want
+            }
+            guard let now = s.showing else { return nil }
+            s.showing = nil
+            return TestPatchesRequest(tangible: now.tangible, patches: nil)
+        }
+    }
+
+    public func testPatches(accepted: Bool, for tangible: TangibleID) {
+        guard !accepted else { return }
+        state.withLock { s in
+            s.showing = nil
+            guard var run = s.lightTest, run.status.tangible == tangible else { return }
+            run.fail("a calibration of \(run.status.name) is running and holds its light sensor; start the light test again when it is over")
+            s.lastStatus = run.status
+            s.lightTest = nil
+        }
+    }
+
+    /// After the pipeline stepped `frame`: runs an active light test (told in which overlay
+    /// the scheduler first showed its patches), feeds the collector.
+    public func observe(frame: Frame, core: EngineCore, result: FrameResult) {
+        guard let output = core.lastOutput else { return }
         state.withLock { s in
             if frame.number % 120 == 0 {
-                let defs = definitions()
+                let defs = core.engine.definitions
                 if defs != s.definitions { s.definitions = defs; s.collector.setDefinitions(defs) }
             }
             if var run = s.lightTest {
+                if let id = core.scheduler.testOverlay(of: run.status.tangible) { run.issued(id) }
                 run.step(frame, report: output.tangible(run.status.tangible))
-                overlay = merge(run: &run, scheduler: schedulerOverlay, state: &s) ?? overlay
                 s.lastStatus = run.status
                 s.lightTest = run.status.state == .running ? run : nil
-                if s.lightTest == nil {
-                    // The test is over: put the scheduler's own overlay back on screen.
-                    overlay = schedulerOverlay
-                    s.mergedFrom = nil
-                }
             }
-            s.collector.observe(FrameObservation(frame: frame, output: output, overlay: overlay, outcomes: outcomes, table: table))
+            s.collector.observe(FrameObservation(frame: frame, output: output, overlay: result.overlay, outcomes: result.outcomes,
+                                                 table: core.engine.table))
         }
+    }
+
+    /// Whether two sets of test patches look the same on screen (ids, colours, radii, and
+    /// centres within a third of the radius, where the patch still covers the sensor).
+    private static func sameOnScreen(_ a: [Patch]?, _ b: [Patch]?) -> Bool {
+        guard let a, let b, a.count == b.count else { return a == nil && b == nil }
+        return zip(a, b).allSatisfy { $0.id == $1.id && $0.colour == $1.colour && $0.radius == $1.radius && $0.center.distance(to: $1.center) <= $1.radius / 3 }
     }
 
     /// An RSSI value BlueZ reported for a registered PERC (ServiceLinks' mirror listener).
     public func observe(rssi sample: RSSISample) {
         state.withLock { $0.collector.observe(rssi: sample) }
-    }
-
-    /// A new overlay when the test's patches or the scheduler's overlay changed, else nil.
-    private func merge(run: inout LightTestRun, scheduler: Overlay, state s: inout State) -> Overlay? {
-        guard let mine = run.patches else { return nil }
-        if let m = s.mergedFrom, m.scheduler == scheduler.id, m.patches == mine { return nil }
-        s.mergedFrom = (scheduler.id, mine)
-        let id = s.nextOverlayID
-        s.nextOverlayID += 1
-        run.issued(id)
-        return Overlay(id: id, patches: scheduler.patches.filter { $0.tangible != run.status.tangible } + mine)
     }
 
     public func report() -> DiagnoseReport {

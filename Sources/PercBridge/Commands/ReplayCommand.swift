@@ -46,6 +46,7 @@ struct ReplayCommand: ParsableCommand {
             results digest:  \(report.resultsDigest)
             """)
             if report.calibrations > 0 { print("calibrations:    \(report.calibrations) started or cancelled through the control API") }
+            if report.lightTestPatches > 0 { print("light tests:     \(report.lightTestPatches) patch changes shown or taken off (diagnose --light-test)") }
             if report.compared > 0 {
                 print(report.mismatches.isEmpty ? "compared:        \(report.compared) frames, all identical to the live run"
                       : "compared:        \(report.compared) frames, \(report.mismatches.count) differ (first: frame \(report.firstMismatch!))")

@@ -15,7 +15,7 @@ public enum RecordEntry: Hashable, Sendable {
     /// A digest of what the live run produced for a frame, for replay to compare against.
     case result(frame: UInt64, digest: String)
     /// A calibration started or cancelled between two frames (replay applies it there).
-    case calibration(CalibrationCommand)
+    case calibration(SchedulerCommand)
     /// An RSSI value BlueZ reported for a registered PERC (diagnose only; not a frame input).
     case rssi(RSSISample)
 }
@@ -35,7 +35,7 @@ extension RecordEntry: Codable {
                           drawing: try c.decodeIfPresent(Bool.self, forKey: .drawing) ?? true)
         case "definitions": self = .definitions(try c.decode([TangibleDefinition].self, forKey: .definitions))
         case "result": self = .result(frame: try c.decode(UInt64.self, forKey: .frame), digest: try c.decode(String.self, forKey: .digest))
-        case "calibration": self = .calibration(try c.decode(CalibrationCommand.self, forKey: .calibration))
+        case "calibration": self = .calibration(try c.decode(SchedulerCommand.self, forKey: .calibration))
         case "rssi": self = .rssi(try c.decode(RSSISample.self, forKey: .rssi))
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown kind \"\(kind.prefix(40))\"")

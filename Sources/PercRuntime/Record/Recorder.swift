@@ -54,7 +54,7 @@ public final class Recorder: Sendable {
     public func record(result digest: String, frame: UInt64) { append(.result(frame: frame, digest: digest)) }
     /// A frame's result; its digest is computed on the writer's queue.
     public func record(result step: ReplayStep) { enqueue(.result(step)) }
-    public func record(calibration c: CalibrationCommand) { append(.calibration(c)) }
+    public func record(command c: SchedulerCommand) { append(.calibration(c)) }
     public func record(rssi r: RSSISample) { append(.rssi(r)) }
 
     public var entryCount: Int { state.withLock { $0.entries } }

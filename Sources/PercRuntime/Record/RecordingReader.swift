@@ -79,7 +79,7 @@ public struct RecordingFile: Sendable {
     }
 
     /// Calibrations started or cancelled through the control API, in recorded order.
-    var calibrationCommands: [CalibrationCommand] {
+    var schedulerCommands: [SchedulerCommand] {
         entries.compactMap { if case .calibration(let c) = $0 { c } else { nil } }
     }
 

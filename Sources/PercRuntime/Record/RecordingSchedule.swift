@@ -11,7 +11,7 @@ import MTKTangibles
 public struct RecordingSchedule: Sendable {
     public enum Change: Sendable, Hashable {
         case definitions([TangibleDefinition])
-        case calibration(CalibrationCommand)
+        case calibration(SchedulerCommand)
     }
 
     public var initial: [TangibleDefinition]
@@ -36,7 +36,7 @@ public struct RecordingSchedule: Sendable {
         definitionChanges.removeAll { $0.beforeFrame <= first }
         // (before frame, definitions first, recorded order) — see the type's comment.
         var changes: [(UInt64, Int, Int, Change)] = definitionChanges.enumerated().map { ($1.beforeFrame, 0, $0, .definitions($1.definitions)) }
-        changes += file.calibrationCommands.enumerated().map { ($1.afterFrame &+ 1, 1, $0, .calibration($1)) }
+        changes += file.schedulerCommands.enumerated().map { ($1.afterFrame &+ 1, 1, $0, .calibration($1)) }
         changes.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
         var next = changes[...]
         steps = frames.map { f in

@@ -32,11 +32,12 @@ extension FrameCore where Planner == LightCheckScheduler {
         }
     }
 
-    /// Starts or cancels LightCheck's offset search as the control API did live (the service's
-    /// EngineCore calls this too). Returns false when a start cannot apply: the tangible is
-    /// not defined, has no pose in the command, or is being calibrated already.
+    /// Starts or cancels LightCheck's offset search as the control API did live, or shows a
+    /// light test's patches (the service's EngineCore calls this too). Returns false when a
+    /// start cannot apply (the tangible is not defined, has no pose in the command, or is
+    /// being calibrated already), or test patches cannot (a calibration of it runs).
     @discardableResult
-    mutating func apply(_ c: CalibrationCommand) -> Bool {
+    mutating func apply(_ c: SchedulerCommand) -> Bool {
         switch c.action {
         case .start:
             guard let pose = c.pose, let d = engine.definitions.first(where: { $0.id == c.tangible }) else { return false }
@@ -44,6 +45,8 @@ extension FrameCore where Planner == LightCheckScheduler {
         case .cancel:
             scheduler.cancelCalibration(tangible: c.tangible, at: c.time)
             return true
+        case .testPatches:
+            return scheduler.showTestPatches(c.patches, for: c.tangible, at: c.time)
         }
     }
 

@@ -19,6 +19,8 @@ public struct ReplayReport: Codable, Sendable {
     public var badLines: Int
     /// Calibrations started or cancelled through the control API, applied where recorded.
     public var calibrations: Int
+    /// Light-test patches shown or taken off (`diagnose --light-test` during the run), applied where recorded.
+    public var lightTestPatches: Int
     /// RSSI readings in the file (not frame inputs: for `diagnose`).
     var rssiReadings: Int
     /// Where the engine and light-check settings came from (the header, or the defaults).
@@ -56,7 +58,8 @@ public enum Replayer {
             tangiblesDefined: core.engine.definitions.count,
             framesDigest: FrameDigest.of(frames), resultsDigest: FrameDigest.of(steps),
             compared: compared, mismatches: mismatches, badLines: file.bad.total,
-            calibrations: file.calibrationCommands.count, rssiReadings: file.rssiSamples.count,
+            calibrations: file.schedulerCommands.filter { $0.action != .testPatches }.count,
+            lightTestPatches: file.schedulerCommands.filter { $0.action == .testPatches }.count, rssiReadings: file.rssiSamples.count,
             settings: schedule.settingsNote())
     }
 }

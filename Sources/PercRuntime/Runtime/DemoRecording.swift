@@ -1,4 +1,4 @@
-// `--record FILE` for the demo: each frame's inputs in the recording format of the inputs part.
+// `--record FILE` for the demo: each frame's inputs, scheduler commands and result digest, in the recording format.
 import MTKTangibles
 
 /// Wraps the inputs part's `Recorder`, so `percbridge replay` can play a demo run back.
@@ -25,8 +25,11 @@ public struct DemoRecording: Sendable {
     /// The registry changed (the control API): replay switches definitions at this point too.
     public func record(definitions: [TangibleDefinition]) { recorder.record(definitions: definitions) }
 
-    /// Calibrations the control API started or cancelled (replay applies them where noted).
-    public func record(calibrations: [CalibrationCommand]) { for c in calibrations { recorder.record(calibration: c) } }
+    /// After `pipeline` processed `frame` (under its lock): the scheduler commands applied
+    /// before it (replay applies them where noted) and its result digest (replay compares).
+    public func recordResult(of pipeline: Pipeline, frame: Frame, result: FrameResult) {
+        recorder.record(stepOf: pipeline, frame: frame, result: result)
+    }
 
     public func close() { recorder.close() }
 }

@@ -18,9 +18,9 @@ public struct EngineCore {
     public private(set) var lastOutput: EngineOutput?
     private(set) var lastTime: Seconds = 0
     private(set) var lastFrame: UInt64 = 0
-    /// Calibration commands applied since the last step (they go out with the next FrameResult,
+    /// Scheduler commands applied since the last step (they go out with the next FrameResult,
     /// so `--record` can note them).
-    private var commands: [CalibrationCommand] = []
+    private var commands: [SchedulerCommand] = []
     /// Calibration results not yet taken by the service (to store offsets in the registry).
     private(set) var calibrations: [CalibrationResult] = []
 
@@ -76,7 +76,7 @@ public struct EngineCore {
         }
         return FrameResult(snapshot: SurfaceSnapshot(frame: frame.number, time: frame.time, tangibles: tangibles, pointers: pointers),
                            overlay: plan.overlayChanged ? plan.overlay : nil, outcomes: plan.outcomes, recognitions: recognitions,
-                           calibrationCommands: appliedBefore)
+                           schedulerCommands: appliedBefore)
     }
 
     /// Brings the engine's definitions in line with the registry: adds, removes, replaces.
@@ -140,16 +140,26 @@ public struct EngineCore {
     public mutating func startCalibration(of id: TangibleID, at pose: Pose) throws {
         guard engine.definitions.contains(where: { $0.id == id }) else { throw CalibrationError.notOnSurface(id) }
         // Through the replay core, so `percbridge replay` applies the recorded command the same way.
-        let command = CalibrationCommand(action: .start, tangible: id, afterFrame: lastFrame, time: lastTime, pose: pose)
+        let command = SchedulerCommand(action: .start, tangible: id, afterFrame: lastFrame, time: lastTime, pose: pose)
         guard core.apply(command) else { throw CalibrationError.alreadyRunning(id) }
         commands.append(command)
     }
 
     /// Stops a running offset search (its `cancelled` result comes with the next frame).
     public mutating func cancelCalibration(of id: TangibleID) {
-        let command = CalibrationCommand(action: .cancel, tangible: id, afterFrame: lastFrame, time: lastTime)
+        let command = SchedulerCommand(action: .cancel, tangible: id, afterFrame: lastFrame, time: lastTime)
         core.apply(command)
         commands.append(command)
+    }
+
+    /// Shows a light test's patches for a tangible in the scheduler's overlay, or takes them
+    /// off (nil); recorded for replay like a calibration. False (nothing changes) while a
+    /// calibration of the tangible runs.
+    public mutating func showTestPatches(_ patches: [Patch]?, for id: TangibleID) -> Bool {
+        let command = SchedulerCommand(action: .testPatches, tangible: id, afterFrame: lastFrame, time: lastTime, patches: patches)
+        guard core.apply(command) else { return false }
+        commands.append(command)
+        return true
     }
 
     mutating func takeCalibrations() -> [CalibrationResult] {

@@ -11,5 +11,5 @@ public struct FrameResult: Sendable {
     /// Tangibles recognised anew this step.
     public var recognitions: [TangibleID] = []
     /// Calibrations the control API started or cancelled before this step (for `--record`).
-    public var calibrationCommands: [CalibrationCommand] = []
+    public var schedulerCommands: [SchedulerCommand] = []
 }

@@ -19,8 +19,9 @@ public final class Pipeline {
     /// Called after each frame, lock held, with the calibration results of that frame
     /// (the control API's waiting calls look here). Must be quick and never wait.
     public var afterFrame: ((FrameView) -> Void)?
-    /// Called after each step, before the outputs (diagnostics; a light test may replace the overlay).
-    public var afterStep: ((Frame, EngineCore, inout FrameResult) -> Void)?
+    /// Watches each step (diagnostics): asked before it what a light test needs shown, told
+    /// after it (before the outputs) what the step did.
+    public var observer: (any StepObserver)?
 
     public init(core: EngineCore, outputs: [any FrameOutput], metrics: ServiceMetrics, logger: Logger) {
         self.core = core; self.outputs = outputs; self.metrics = metrics; self.logger = logger
@@ -33,8 +34,11 @@ public final class Pipeline {
     @discardableResult
     public func process(_ frame: Frame, clock: () -> Seconds = MonotonicClock.now) -> FrameResult {
         let started = clock()
-        var result = core.step(frame)
-        afterStep?(frame, core, &result)
+        if let observer, let ask = observer.testPatchesToShow() {
+            observer.testPatches(accepted: core.showTestPatches(ask.patches, for: ask.tangible), for: ask.tangible)
+        }
+        let result = core.step(frame)
+        observer?.observe(frame: frame, core: core, result: result)
         metrics.stepTime.recordNanoseconds(Int64((clock() - started) * 1e9))
         // The outputs stay after the counting and the state-change callbacks: publishing first
         // (a few µs earlier) made PercBridgeJSTests' light-check test confirm the finger triple
@@ -98,4 +102,22 @@ public final class Pipeline {
         afterFrame?(FrameView(pipeline: self, calibrations: calibrations))
         return result
     }
+}
+
+/// What a light test asks the scheduler to show for a tangible (nil patches: take them off).
+public struct TestPatchesRequest: Sendable, Equatable {
+    public var tangible: TangibleID
+    public var patches: [Patch]?
+    public init(tangible: TangibleID, patches: [Patch]?) { self.tangible = tangible; self.patches = patches }
+}
+
+/// Watches the pipeline's steps under its lock (must be quick and never wait). It draws
+/// nothing itself: what it needs shown it asks of LightCheck's scheduler, through the core.
+public protocol StepObserver: AnyObject, Sendable {
+    /// Before a step: patches to show or take off now (nil: nothing to change).
+    func testPatchesToShow() -> TestPatchesRequest?
+    /// Whether the scheduler took the request (false: a calibration of the tangible runs).
+    func testPatches(accepted: Bool, for tangible: TangibleID)
+    /// After a step, before the outputs.
+    func observe(frame: Frame, core: EngineCore, result: FrameResult)
 }

@@ -23,15 +23,24 @@ public final class ServeRecording: Sendable {
         recorder.record(definitions: definitions)
     }
 
-    /// After `pipeline` processed `frame`: the digest `percbridge replay` computes for it.
+    /// After `pipeline` processed `frame`: the scheduler commands applied before it and the
+    /// digest `percbridge replay` computes for it.
     public func recordResult(of pipeline: Pipeline, frame: Frame, result: FrameResult) {
-        for c in result.calibrationCommands { recorder.record(calibration: c) }
-        guard let output = pipeline.core.lastOutput else { return }
-        let step = ReplayStep(frame: frame.number, engine: output, overlay: pipeline.core.scheduler.overlay, outcomes: result.outcomes)
-        recorder.record(result: step)  // digested on the recorder's writer, off the frame loop
+        recorder.record(stepOf: pipeline, frame: frame, result: result)
     }
 
     public func record(definitions: [TangibleDefinition]) { recorder.record(definitions: definitions) }
 
     public func close() { recorder.close() }
+}
+
+extension Recorder {
+    /// After `pipeline` processed `frame` (under its lock): the scheduler commands applied
+    /// before the step (calibrations, light-test patches) and the step's result digest,
+    /// digested on the recorder's writer, off the frame loop.
+    func record(stepOf pipeline: Pipeline, frame: Frame, result: FrameResult) {
+        for c in result.schedulerCommands { record(command: c) }
+        guard let output = pipeline.core.lastOutput else { return }
+        record(result: ReplayStep(frame: frame.number, engine: output, overlay: pipeline.core.scheduler.overlay, outcomes: result.outcomes))
+    }
 }

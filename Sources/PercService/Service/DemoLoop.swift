@@ -87,9 +87,10 @@ public final class DemoLoop: Service {
         let started = MonotonicClock.now()
         let result = parts.pipeline.withPipeline { p in
             if let definitions { p.setDefinitions(definitions) }
-            return p.process(frame)
+            let result = p.process(frame)
+            recording?.recordResult(of: p, frame: frame, result: result)
+            return result
         }
-        recording?.record(calibrations: result.calibrationCommands)
         let stepTime = MonotonicClock.now() - started
         if let overlay = result.overlay, displayByApp {
             recentOverlays.withLock { $0.append(overlay); if $0.count > 16 { $0.removeFirst($0.count - 16) } }

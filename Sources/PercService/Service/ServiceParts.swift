@@ -62,7 +62,7 @@ public struct ServiceParts: Sendable {
         let pipeline = PipelineHandle(Pipeline(core: core, outputs: outputs, metrics: metrics, logger: logger))
         let diagnostics = LiveDiagnostics(definitions: definitions, settings: DiagnoseSettings(config: config), source: "live service",
                                           metrics: DiagnosticsMetrics(registry: metrics.registry))
-        pipeline.withPipeline { $0.attach(diagnostics) }
+        pipeline.withPipeline { $0.observer = diagnostics }
         var web: (any Service)?
         if config.http.enabled {
             web = WebServer.make(bind: config.http.bind, token: config.http.token, hub: hub, metrics: metrics,

@@ -25,7 +25,8 @@ import PercTestSupport
         let dir = try DiagnoseFixture.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let scenario = try Self.stillPerc(in: dir)
-        let demo = try await offPool { try DemoProcess(["--scenario", scenario, "--duration", "120"]) }
+        let recording = dir.appendingPathComponent("live.jsonl").path
+        let demo = try await offPool { try DemoProcess(["--scenario", scenario, "--duration", "120", "--record", recording]) }
         defer { demo.stop() }
         try await Task.sleep(for: .seconds(3))
 
@@ -59,6 +60,12 @@ import PercTestSupport
         let metrics = try await demo.get("/metrics")
         #expect(metrics.contains("percbridge_diagnose_field_on_total{tangible=\"1\"} 1"), "\(metrics.prefix(3000))")
         #expect(metrics.contains("percbridge_diagnose_notifications_total{tangible=\"1\"}"))
+
+        // The tests' patches were LightCheck's scheduler's (asked for, recorded): the run
+        // replays frame for frame, the test's patch changes applied where they were.
+        demo.stop()
+        let replay = try await replayMatchesEveryFrame(recording, minFrames: 300)
+        #expect(replay["lightTestPatches"] as? Int ?? 0 >= 18, "a decoy and a probe per check, and their removal: \(replay)")
     }
 
     @Test func liveModeSaysWhatToDoWhenNoServiceRuns() async throws {

@@ -23,7 +23,7 @@ import PercTestSupport
         #expect(flushed)
         let file = try RecordingFile.read(path: path)
         #expect(file.header.engine != nil && file.header.lightChecks != nil, "the demo's settings are in the header")
-        let start = try #require(file.calibrationCommands.first)
+        let start = try #require(file.schedulerCommands.first)
         #expect(start.action == .start && start.tangible == 2 && start.pose != nil && start.afterFrame > 0, "\(start)")
         let schedule = RecordingSchedule(file)
         let at = try #require(schedule.steps.firstIndex { $0.before.contains(.calibration(start)) })

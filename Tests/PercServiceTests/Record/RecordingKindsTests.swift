@@ -11,17 +11,17 @@ import Testing
     func line(_ e: RecordEntry) throws -> String { String(decoding: try RecordCoding.line(e), as: UTF8.self) }
 
     @Test func newKindsRoundTripAndOldHeadersStillRead() throws {
-        let start = CalibrationCommand(action: .start, tangible: 2, afterFrame: 41, time: 5123.0125, pose: Pose(position: Vec2(300, 200), angle: 0.5))
+        let start = SchedulerCommand(action: .start, tangible: 2, afterFrame: 41, time: 5123.0125, pose: Pose(position: Vec2(300, 200), angle: 0.5))
         let rssi = RSSISample(tangible: 2, address: "C0:FF:EE:00:00:01", dBm: -55, arrival: 5123.5)
         var custom = LightCheckConfig()
         custom.patchRadius = 6
         let text = try header(RecordingHeader(writer: "t", surface: Vec2(800, 500), engine: EngineConfig(), lightChecks: custom))
             + (try line(.calibration(start))) + (try line(.rssi(rssi)))
-            + (try line(.calibration(CalibrationCommand(action: .cancel, tangible: 2, afterFrame: 50, time: 5124))))
+            + (try line(.calibration(SchedulerCommand(action: .cancel, tangible: 2, afterFrame: 50, time: 5124))))
         let file = try RecordingFile.parse(Data(text.utf8), sourceName: "t")
         #expect(file.bad.total == 0)
         #expect(file.header.lightChecks?.patchRadius == 6 && file.header.engine == EngineConfig())
-        #expect(file.calibrationCommands.first == start && file.calibrationCommands.count == 2)
+        #expect(file.schedulerCommands.first == start && file.schedulerCommands.count == 2)
         #expect(file.rssiSamples == [rssi])
         #expect(file.frames().isEmpty, "neither kind is a frame input")
 
@@ -37,7 +37,7 @@ import Testing
     /// of the same gap, wherever its line stands in the file.
     @Test func theScheduleAppliesCalibrationsAfterTheDefinitionsOfTheSameGap() throws {
         let defs = [TangibleDefinition.standardPerc(id: 1, name: "p")]
-        let c = CalibrationCommand(action: .start, tangible: 1, afterFrame: 2, time: 0.02, pose: Pose(position: Vec2(10, 10), angle: 0))
+        let c = SchedulerCommand(action: .start, tangible: 1, afterFrame: 2, time: 0.02, pose: Pose(position: Vec2(10, 10), angle: 0))
         let entries: [RecordEntry] = [.definitions([]), .frame(number: 1, time: 0.01), .frame(number: 2, time: 0.02), .definitions(defs),
                                       .frame(number: 3, time: 0.03), .calibration(c), .frame(number: 4, time: 0.04)]
         let text = try header(RecordingHeader(writer: "t", surface: nil)) + entries.map(line).joined()

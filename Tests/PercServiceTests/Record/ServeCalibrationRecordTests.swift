@@ -40,14 +40,14 @@ import PercTestSupport
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         let file = try RecordingFile.read(path: recording)
         #expect(file.header.lightChecks?.patchRadius == 6 && file.header.engine != nil)
-        #expect(file.calibrationCommands.map(\.action) == [.start, .cancel], "\(file.calibrationCommands)")
+        #expect(file.schedulerCommands.map(\.action) == [.start, .cancel], "\(file.schedulerCommands)")
         let report = try await replayMatchesEveryFrame(recording, minFrames: 50)
         #expect(report["calibrations"] as? Int == 2)
         #expect((report["settings"] as? String)?.hasPrefix("recorded in the header") == true)
 
         // Without the calibration lines the replay cannot reproduce the frames after the start.
         let stripped = text.split(separator: "\n").filter { !$0.contains("\"kind\":\"calibration\"") }.joined(separator: "\n")
-        let startFrame = try #require(file.calibrationCommands.first?.afterFrame)
+        let startFrame = try #require(file.schedulerCommands.first?.afterFrame)
         let without = Replayer.run(try RecordingFile.parse(Data(stripped.utf8), sourceName: "stripped"))
         #expect(!without.mismatches.isEmpty && without.firstMismatch! > startFrame, "\(without.mismatches.prefix(3)) after \(startFrame)")
     }
