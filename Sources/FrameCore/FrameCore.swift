@@ -13,6 +13,14 @@ public struct FrameCore<Planner: LightCheckPlanning> {
     /// The planner's decisions of the last frame, for the engine's next step.
     private var outcomes: [VerificationOutcome] = []
 
+    /// The frame's next deadline, after the last step: when time alone can next change what
+    /// a step decides — the earlier of the engine's and the planner's (every frame while
+    /// outcomes wait for the engine's next step). An event-driven clock cuts no frame before
+    /// it without input; stepping only then gives the same results as stepping every frame.
+    public var wake: Wake {
+        outcomes.isEmpty ? engine.wake.earliest(planner.wake) : .everyFrame
+    }
+
     public init(engine: Engine, planner: Planner) {
         self.engine = engine
         self.planner = planner

@@ -6,6 +6,13 @@ import MTKTangibles
 /// the same frame core (`FrameCore`) or rig (`LightCheckRig`).
 public protocol LightCheckPlanning {
     mutating func plan(needs: [VerificationNeed], frame: Frame) -> LightCheckPlan
+    /// When time alone can next change its decisions, after its last plan.
+    var wake: Wake { get }
+}
+
+extension LightCheckPlanning {
+    /// A baseline that does not say: every frame.
+    public var wake: Wake { .everyFrame }
 }
 
 extension LightCheckScheduler: LightCheckPlanning {}

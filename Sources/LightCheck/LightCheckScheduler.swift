@@ -67,6 +67,13 @@ public struct LightCheckScheduler: Sendable {
     /// Whether a need of this tangible is being checked (and which request).
     public func activeRequest(of tangible: TangibleID) -> UInt64? { checks[tangible]?.request ?? searches[tangible]?.locateRequest }
 
+    /// When time alone can next change what this scheduler decides, after its last plan:
+    /// every frame while a check, search or test runs or a patch is on screen (rounds,
+    /// deadlines, presentation); never while it is idle.
+    public var wake: Wake {
+        checks.isEmpty && searches.isEmpty && tests.isEmpty && overlay.patches.isEmpty && cancelledSearches.isEmpty ? .never : .everyFrame
+    }
+
     // MARK: Calibration API
 
     /// Starts finding the light-sensor offset of a tangible lying still at `request.pose`.
@@ -166,7 +173,9 @@ public struct LightCheckScheduler: Sendable {
             diagnostics.count(.timeWentBack)
             return lastTime ?? 0
         }
-        if let l = lastTime, t > l { frameInterval = 0.9 * frameInterval + 0.1 * min(t - l, 0.1) }
+        // Learnt only from frames cut while it was busy: an idle scheduler's frames may be
+        // far apart (an event-driven clock sleeps while nothing needs time, see `wake`).
+        if let l = lastTime, t > l, wake == .everyFrame { frameInterval = 0.9 * frameInterval + 0.1 * min(t - l, 0.1) }
         lastTime = t
         return t
     }

@@ -24,4 +24,18 @@ extension Engine {
         return EngineOutput(frame: frame.number, time: frame.time, tangibles: tangibles, freeTraces: free,
                             needs: needs, events: events, counters: counters)
     }
+
+    /// When time alone can next change what this engine decides, after its last step: every
+    /// frame while a trace is on the surface (time windows, stationarity, drop-outs); else the
+    /// earliest a PERC machine names (`PercMachine.wake`). A PUC without traces waits for them.
+    public var wake: Wake {
+        if !table.live.isEmpty { return .everyFrame }
+        var w = Wake.never
+        for i in slots.indices {
+            guard let m = slots[i].perc else { continue }
+            w = w.earliest(m.wake(canCheck: canCheck(i)))
+            if w == .everyFrame { break }
+        }
+        return w
+    }
 }

@@ -21,7 +21,7 @@ extension Engine {
 
     /// Whether tangible `i` can be light-checked this frame: the overlay reaches a display
     /// and its light sensor's offset is known.
-    private func canCheck(_ i: Int) -> Bool { drawing && slots[i].definition.lightSensorOffset != nil }
+    func canCheck(_ i: Int) -> Bool { drawing && slots[i].definition.lightSensorOffset != nil }
 
     /// With no light check to decide, a triple that several searching PERCs could take goes
     /// to the one whose field came on nearest the time its traces began (ties: the lower

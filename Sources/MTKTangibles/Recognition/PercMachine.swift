@@ -826,6 +826,20 @@ public struct PercMachine: Sendable {
         case stillness([TraceID])
     }
 
+    /// When time alone can next change this machine (`Engine.wake`): off the surface only its
+    /// sensor's events move it; a search, a tracked PERC and an open check change with every
+    /// frame; a resting PERC with no check open waits for its next stationary check (none
+    /// while no app can show a patch: an app that starts drawing comes with input).
+    public func wake(canCheck: Bool) -> Wake {
+        switch state {
+        case .notInRange, .inRange: return .never
+        case .onSurface, .tracked: return .everyFrame
+        case .resting(let r):
+            if r.checks.check != nil { return .everyFrame }
+            return canCheck ? .at(r.checks.nextAt) : .never
+        }
+    }
+
     /// (`canCheck` is only evaluated for an unchecked guess.)
     public func searchNeed(canCheck: @autoclosure () -> Bool) -> SearchNeed? {
         if let f = windowOpenedAt { return .window(fieldOnAt: f) }

@@ -8,7 +8,7 @@ import PercSystem
 /// Calls `onTick(frameTime)` on one dedicated thread: at a fixed rate (absolute deadlines via
 /// clock_nanosleep, so the rate does not drift), or after each `presented(at:)` report in
 /// follow mode, or (event mode) as soon as `inputArrived()` says an input frame completed,
-/// capped at `maxHz`, with a timer only while the surface is busy. `onTick` runs serially,
+/// capped at `maxHz`, with a timer only until the core's next deadline (`Wake`). `onTick` runs serially,
 /// never concurrently with itself.
 public final class FrameTicker: Sendable {
     private let schedule: Mutex<TickSchedule>
@@ -34,15 +34,16 @@ public final class FrameTicker: Sendable {
         if !pendingInput.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
     }
 
-    /// Event mode: whether time alone changes the engine's state now (after each frame).
-    public func busy(_ busy: Bool) {
+    /// Event mode, after each frame: when time alone next changes the core's decisions, and
+    /// whether anything is on the surface (`TickSchedule.wake(_:occupied:)`).
+    public func wake(_ wake: Wake, occupied: Bool) {
         guard eventDriven else { return }
         let changed = schedule.withLock { s -> Bool in
             let was = s.nextDeadline
-            s.busy(busy)
+            s.wake(wake, occupied: occupied)
             return s.nextDeadline < was
         }
-        if changed { wake.signal() }
+        if changed { self.wake.signal() }
     }
 
     public var mode: TickSchedule.Mode { schedule.withLock { $0.mode } }

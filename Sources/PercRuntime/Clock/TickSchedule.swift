@@ -12,10 +12,11 @@ public struct TickSchedule: Sendable {
         /// Cut a frame as soon as an input frame completes or a sensor event arrives, at most
         /// `maxHz` a second: a token bucket of `burst` cuts refilled at `maxHz` (when it is
         /// empty, later inputs wait and are coalesced into the next frame; `burst` 1 is a
-        /// fixed minimum spacing of `1 / maxHz`). While the surface is busy (`busy(_:)`),
-        /// also cut every `1 / busyHz` so what is about time (check deadlines, the time
-        /// window, stationary checks, drop-outs) advances without input; a quiet surface
-        /// sleeps until the next input. Presented reports cut frames as in `followPresented`
+        /// fixed minimum spacing of `1 / maxHz`). After each step the core says when time
+        /// alone next changes something (`wake(_:occupied:)`): every frame, cut every
+        /// `1 / busyHz` (check rounds, the time window, traces); at a time, cut then (a
+        /// resting PERC's stationary check); never, sleep until input (with a keep-alive
+        /// frame each `keepAlive` while anything is on the surface). Presented reports cut frames as in `followPresented`
         /// when `followPresented` is true.
         case events(maxHz: Double, burst: Int = TickSchedule.defaultBurst, busyHz: Double, followPresented: Bool)
     }
@@ -36,8 +37,12 @@ public struct TickSchedule: Sendable {
     private(set) var lastCut: Seconds = -.infinity
     /// Deadlines skipped because a tick ran later than one whole period.
     public private(set) var missedTicks = 0
-    /// Event mode: something on the surface needs time to advance (see `busy(_:)`).
-    private(set) var isBusy = false
+    /// Event mode: when the last step said time alone next changes something, and whether
+    /// anything is on the surface (see `wake(_:occupied:)`).
+    private(set) var wakeRule: (wake: Wake, occupied: Bool) = (.never, false)
+    /// Event mode: with something on the surface, a frame at least this often even when
+    /// nothing changes, so apps and TUIO receivers that lost a datagram see the state again.
+    public static let keepAlive: Seconds = 1
 
     public init(mode: Mode) {
         self.mode = mode
@@ -64,13 +69,29 @@ public struct TickSchedule: Sendable {
         nextDeadline = isEventDriven ? .infinity : now + period
     }
 
-    /// Event mode: whether the engine has anything that changes with time alone (a trace or
-    /// tangible on the surface, a running check). Busy: the next deadline is one busy period
-    /// after the last cut; quiet: none (sleep until input).
-    public mutating func busy(_ busy: Bool) {
+    /// Event mode, after each step: when time alone next changes what the core decides
+    /// (`FrameResult.wake`), and whether a tangible or a touch is on the surface. The next
+    /// deadline is one busy period after the last cut while `wake` is every frame; its time
+    /// (not sooner than one busy period) when it names one; none when it is never — but at
+    /// most `keepAlive` after the last cut while the surface is occupied.
+    public mutating func wake(_ wake: Wake, occupied: Bool) {
         guard isEventDriven else { return }
-        isBusy = busy
-        nextDeadline = busy ? (lastCut.isFinite ? lastCut : 0) + period : .infinity
+        wakeRule = (wake, occupied)
+        nextDeadline = deadline(after: lastCut.isFinite ? lastCut : 0)
+    }
+
+    /// Event mode: `wake(.everyFrame)` (busy) or `wake(.never)`, nothing on the surface.
+    public mutating func busy(_ busy: Bool) { wake(busy ? .everyFrame : .never, occupied: false) }
+
+    private func deadline(after c: Seconds) -> Seconds {
+        var d: Seconds
+        switch wakeRule.wake {
+        case .everyFrame: d = c + period
+        case .at(let t): d = max(t, c + period)
+        case .never: d = .infinity
+        }
+        if wakeRule.occupied { d = min(d, c + Self.keepAlive) }
+        return d
     }
 
     /// Event mode: inputs are waiting. Returns the frame time to cut at now, or nil when the
@@ -99,7 +120,7 @@ public struct TickSchedule: Sendable {
         // empty and does not wait for it (they are not the inputs the cap is for).
         tokensAfterLastCut = max(0, tokens(at: c) - 1)
         lastCut = c
-        if isEventDriven { nextDeadline = isBusy ? c + period : .infinity }
+        if isEventDriven { nextDeadline = deadline(after: c) }
         return c
     }
 

@@ -24,14 +24,11 @@ public struct EngineCore {
     /// Calibration results not yet taken by the service (to store offsets in the registry).
     private(set) var calibrations: [CalibrationResult] = []
 
-    /// Whether time alone can change what the engine and the scheduler decide, after the last
-    /// step: patches are on screen (a check's rounds and deadline), the engine needs a check or
-    /// a search, or traces are on the surface (the time window, drop-outs). The serve loop keeps
-    /// its timer only while this (or the snapshot) says so.
-    public var timeMatters: Bool {
-        if !scheduler.overlay.patches.isEmpty { return true }
-        guard let out = lastOutput else { return false }
-        return !out.needs.isEmpty || !out.freeTraces.isEmpty || out.tangibles.contains { !$0.traces.isEmpty }
+    /// When time alone can next change what this core reports, after the last step: the
+    /// frame core's deadline (`FrameCore.wake`), and every frame while a reported velocity
+    /// is not zero yet (it settles over `PoseMotion.window` once a pose stops).
+    public var wake: Wake {
+        motion.values.contains(where: { let v = $0.velocity; return v.linear != .zero || v.angular != 0 }) ? .everyFrame : core.wake
     }
 
     public init(definitions: [TangibleDefinition], engine: EngineConfig = .init(), lightChecks: LightCheckConfig = .init()) {
@@ -76,7 +73,7 @@ public struct EngineCore {
         }
         return FrameResult(snapshot: SurfaceSnapshot(frame: frame.number, time: frame.time, tangibles: tangibles, pointers: pointers),
                            overlay: plan.overlayChanged ? plan.overlay : nil, outcomes: plan.outcomes, recognitions: recognitions,
-                           schedulerCommands: appliedBefore)
+                           schedulerCommands: appliedBefore, wake: wake)
     }
 
     /// Brings the engine's definitions in line with the registry: adds, removes, replaces.

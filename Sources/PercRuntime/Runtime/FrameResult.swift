@@ -12,4 +12,7 @@ public struct FrameResult: Sendable {
     public var recognitions: [TangibleID] = []
     /// Calibrations the control API started or cancelled before this step (for `--record`).
     public var schedulerCommands: [SchedulerCommand] = []
+    /// When time alone can next change the result (`EngineCore.wake`): the event clock's
+    /// next deadline without input.
+    public var wake: Wake = .everyFrame
 }

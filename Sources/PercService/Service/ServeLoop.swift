@@ -52,16 +52,16 @@ public final class ServeLoop: Service {
             let cpu = ThreadCPUClock.nanoseconds()
             defer { account(ThreadCPUClock.nanoseconds() &- cpu, period: period, load: load) }
             let pending = pendingDefinitions.withLock { p in defer { p = nil }; return p }
-            let busy = pipeline.withPipeline { p -> Bool in
+            let (wake, occupied) = pipeline.withPipeline { p -> (Wake, Bool) in
                 let result = p.process(frame)
                 recording?.recordResult(of: p, frame: frame, result: result)
                 if let pending {
                     p.setDefinitions(pending.definitions)
                     recording?.record(definitions: pending.definitions)
                 }
-                return Self.isBusy(result, core: p.core)
+                return (result.wake, Self.isOccupied(result))
             }
-            parts.clock.ticker.busy(busy)
+            parts.clock.ticker.wake(wake, occupied: occupied)
             pending?.then()
             // The new definitions take effect after this frame's step: one more frame shows
             // them (to apps, and to control calls waiting for the engine to have them).
@@ -117,12 +117,11 @@ public final class ServeLoop: Service {
         }
     }
 
-    /// Event mode: whether time alone can change the engine now, so the clock keeps a timer
-    /// (at `rate_hz`) for check deadlines, the time window, stationary checks and drop-outs.
-    /// Nothing on the surface, no PERC with its field on, no check running: sleep until input.
-    static func isBusy(_ result: FrameResult, core: EngineCore) -> Bool {
-        if !result.snapshot.pointers.isEmpty || core.timeMatters { return true }
-        return result.snapshot.tangibles.contains { $0.pose != nil || $0.field == 1 }
+    /// Event mode: whether anything is on the surface (a touch, a tangible with a pose, a PERC
+    /// with its field on): the clock then cuts a keep-alive frame at least every
+    /// `TickSchedule.keepAlive` even when the core has no deadline.
+    static func isOccupied(_ result: FrameResult) -> Bool {
+        !result.snapshot.pointers.isEmpty || result.snapshot.tangibles.contains { $0.pose != nil || $0.field == 1 }
     }
 
     private func status() -> String {

@@ -156,6 +156,41 @@ import PercTestSupport
         #expect(status == 0, "\(serve.log.suffix(3000))")
     }
 
+    /// A PERC whose touches ended while its field stays on rests; with no check to run (light
+    /// checks off) nothing changes with time, so the event clock cuts frames only for its
+    /// heartbeats (every 0.5 s) and a keep-alive frame a second — not at `rate_hz`.
+    @Test func aRestingPercWithNothingToCheckLetsTheFrameClockSleep() async throws {
+        let tmp = try TempDir("pb-e2e-rest")
+        let (emulator, setup, tuioIn) = try Self.redAlone(in: tmp)
+        defer { emulator.stop() }
+        let serve = try ServeProcess(dir: tmp.url, config: setup.toml + "[light_checks]\nenabled = false\n")
+        #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
+        let world = try SimulatedTable.start(SimulatedTable.world, [
+            "port": serve.httpPort, "bus": emulator.address, "seconds": 60, "percs": [Self.red.json], "seed": 3,
+        ], in: tmp.url, name: "world.py")
+        defer { world.stop() }
+        // The markers touch from 2 s to 6 s, then the screen drops them (as touchscreens filter still touches).
+        let tracker = try SimulatedTable.start(SimulatedTable.tuioSender, [
+            "port": tuioIn, "seconds": 60, "surface": [Self.surface.x, Self.surface.y],
+            "contacts": Self.red.markers.enumerated().map { [1 + $0.offset, $0.element.x, $0.element.y, 2.0, 6.0] as [Any] },
+        ], in: tmp.url, name: "tracker.py")
+        defer { tracker.stop() }
+        #expect(await serve.waitForLog("red: tracked → resting (tracesLost)", seconds: 30), "\(serve.log.suffix(3000))")
+        try await Task.sleep(for: .milliseconds(500))
+        let before = try #require(try await serve.metric("percbridge_frames_total"))
+        try await Task.sleep(for: .seconds(4))
+        let after = try #require(try await serve.metric("percbridge_frames_total"))
+        let frame = try await Self.state(serve.httpPort)
+        #expect(Self.tangible(frame, "red")?["state"] as? String == "resting", "\(frame ?? [:])")
+        // 8 heartbeats and 4 keep-alives in 4 s; at rate_hz (120) it would be 480.
+        print("resting, light checks off: \(Int(after - before)) frames in 4 s")
+        #expect(after - before >= 3 && after - before <= 30, "\(Int(after - before)) frames in 4 s of rest\n\(serve.log.suffix(2000))")
+        world.stop()
+        tracker.stop()
+        let status = try await serve.terminate()
+        #expect(status == 0, "\(serve.log.suffix(3000))")
+    }
+
     /// "red" alone: its PERC on a fresh BlueZ emulator (the caller stops it), a registry with
     /// it, and serve's setup with a TUIO input on a free port.
     static func redAlone(in tmp: TempDir) throws -> (emulator: BlueZEmulatorProcess, setup: ServeProcess.Setup, tuioIn: Int) {

@@ -164,7 +164,8 @@ fseq, start = 1, time.time()
 end = start + args["seconds"]
 while time.time() < end:
     t = time.time() - start
-    live = [(sid, x, y) for (sid, x, y, at) in args["contacts"] if t >= at]
+    # [id, x, y, from] or [id, x, y, from, until] (seconds since the start)
+    live = [(c[0], c[1], c[2]) for c in args["contacts"] if t >= c[3] and (len(c) < 5 or t < c[4])]
     b = OscBundleBuilder(IMMEDIATELY)
     b.add_content(msg("source", "python-osc"))
     b.add_content(msg("alive", *[sid for sid, _, _ in live]))
