@@ -135,6 +135,7 @@ struct AccuracyBench: ParsableCommand {
         var byClass: [String: (cases: Int, latency: Histogram<UInt64>, slow: [Int])] = [:]
         /// Field-on → recognised of the correct cases by what made them slow (`situation`).
         var bySituation: [Int: Histogram<UInt64>] = [:]
+        var slowBySituation: [Int: [Int]] = [:]
         /// PERC 1's learned latency, carried over with --warm-latency.
         var latency1 = LatencyModel()
         for _ in 0..<cases {
@@ -169,7 +170,9 @@ struct AccuracyBench: ParsableCommand {
             let cls = "\(result.pattern), \(touches)"
             byClass[cls, default: (0, Self.microseconds(), [])].cases += 1
             if verdict == .correct, let r = recognisedAfter {
-                _ = bySituation[Self.situation(c, touches: touches), default: Self.microseconds()].record(UInt64(max(0, r) * 1_000_000))
+                let k = Self.situation(c, touches: touches)
+                _ = bySituation[k, default: Self.microseconds()].record(UInt64(max(0, r) * 1_000_000))
+                if r > 0.35 && slowBySituation[k, default: []].count < 6 { slowBySituation[k, default: []].append(c.index) }
                 _ = byClass[cls]!.latency.record(UInt64(max(0, r) * 1_000_000))
                 if r > 0.3 && byClass[cls]!.slow.count < 3 { byClass[cls]!.slow.append(c.index) }
             }
@@ -204,7 +207,7 @@ struct AccuracyBench: ParsableCommand {
                          100 * Double(b.correct) / Double(b.cases), 100 * Double(b.unresolved) / Double(b.cases),
                          100 * Double(b.wrong) / Double(b.cases)))
         }
-        Self.printLatencyBreakdown(byClass: byClass, bySituation: bySituation, cases: cases, correct: Int(latency.totalCount))
+        Self.printLatencyBreakdown(byClass: byClass, bySituation: bySituation, slow: slowBySituation, cases: cases, correct: Int(latency.totalCount))
         print("missed by cause at the case's end:")
         for c in MissCause.allCases where causes[c] != nil {
             print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
@@ -222,7 +225,7 @@ struct AccuracyBench: ParsableCommand {
     /// Field-on → recognised of the correct cases by pattern and touches, and the cases over
     /// 350 ms (the goal's p95) by situation.
     private static func printLatencyBreakdown(byClass: [String: (cases: Int, latency: Histogram<UInt64>, slow: [Int])],
-                                              bySituation: [Int: Histogram<UInt64>], cases: Int, correct: Int) {
+                                              bySituation: [Int: Histogram<UInt64>], slow: [Int: [Int]], cases: Int, correct: Int) {
         print("field-on → recognised of correct cases by pattern and marker touches at placement:")
         for (cls, b) in byClass.sorted(by: { $0.key < $1.key }) where b.latency.totalCount > 0 {
             let over = Int(b.latency.totalCount - b.latency.count(within: 0...300_000))
@@ -239,7 +242,8 @@ struct AccuracyBench: ParsableCommand {
             let n = Int(h.totalCount - h.count(within: 0...350_000))
             print("  " + situations[k].padding(toLength: 64, withPad: " ", startingAt: 0)
                   + String(format: "%5d cases, p50 %4.0f ms, p95 %4.0f ms, over 350 ms %4d", h.totalCount,
-                           Double(h.valueAtPercentile(50)) / 1000, Double(h.valueAtPercentile(95)) / 1000, n))
+                           Double(h.valueAtPercentile(50)) / 1000, Double(h.valueAtPercentile(95)) / 1000, n)
+                  + (slow[k].map { " e.g. \($0)" } ?? ""))
         }
     }
 

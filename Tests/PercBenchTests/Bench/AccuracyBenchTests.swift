@@ -54,7 +54,11 @@ import PercTestSupport
         var cases = 0, over = 0
         for line in lines[(head + 1)...].prefix(while: { $0.hasPrefix("  ") }) {
             let words = line.split(separator: " ")
-            guard let i = words.firstIndex(of: "cases,"), let n = Int(words[i - 1]), let o = Int(words.last!) else { continue }
+            // "… N cases, p50 … ms, p95 … ms, over 350 ms O" and, when O > 0, " e.g. [case, …]".
+            let i = try #require(words.firstIndex(of: "cases,"), "\(line)")
+            let j = try #require(words.lastIndex(of: "350"), "\(line)")
+            let (n, o) = (try #require(Int(words[i - 1]), "\(line)"), try #require(Int(words[j + 2]), "\(line)"))
+            #expect((o > 0) == line.contains(" e.g. ["), "slow cases are named when there are any: \(line)")
             cases += n; over += o
         }
         #expect(cases == counts(run.stdout)["correct"], "\(run.stdout)")
