@@ -120,20 +120,10 @@ import PercTestSupport
     /// drawing app. The log says so at start.
     @Test func withLightChecksOffAPercIsGuessedFromItsTraces() async throws {
         let tmp = try TempDir("pb-e2e-nolight")
-        let (emulator, setup, tuioIn) = try Self.redAlone(in: tmp)
-        defer { emulator.stop() }
-        let serve = try ServeProcess(dir: tmp.url, config: setup.toml + "[light_checks]\nenabled = false\n")
-        #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
+        let run = try await RedRun(in: tmp, config: "[light_checks]\nenabled = false\n")
+        defer { run.stop() }
+        let (serve, world, tracker) = (run.serve, run.world, run.tracker)
         #expect(serve.log.contains("light checks are off ([light_checks] enabled = false)"), "\(serve.log)")
-        let world = try SimulatedTable.start(SimulatedTable.world, [
-            "port": serve.httpPort, "bus": emulator.address, "seconds": 60, "percs": [Self.red.json], "seed": 3,
-        ], in: tmp.url, name: "world.py")
-        defer { world.stop() }
-        let tracker = try SimulatedTable.start(SimulatedTable.tuioSender, [
-            "port": tuioIn, "seconds": 60, "surface": [Self.surface.x, Self.surface.y],
-            "contacts": Self.red.markers.enumerated().map { [1 + $0.offset, $0.element.x, $0.element.y, 2.0] as [Any] },
-        ], in: tmp.url, name: "tracker.py")
-        defer { tracker.stop() }
 
         var frame: [String: Any]?
         let tracked = await eventually(30) {
@@ -161,20 +151,10 @@ import PercTestSupport
     /// heartbeats (every 0.5 s) and a keep-alive frame a second — not at `rate_hz`.
     @Test func aRestingPercWithNothingToCheckLetsTheFrameClockSleep() async throws {
         let tmp = try TempDir("pb-e2e-rest")
-        let (emulator, setup, tuioIn) = try Self.redAlone(in: tmp)
-        defer { emulator.stop() }
-        let serve = try ServeProcess(dir: tmp.url, config: setup.toml + "[light_checks]\nenabled = false\n")
-        #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
-        let world = try SimulatedTable.start(SimulatedTable.world, [
-            "port": serve.httpPort, "bus": emulator.address, "seconds": 60, "percs": [Self.red.json], "seed": 3,
-        ], in: tmp.url, name: "world.py")
-        defer { world.stop() }
         // The markers touch from 2 s to 6 s, then the screen drops them (as touchscreens filter still touches).
-        let tracker = try SimulatedTable.start(SimulatedTable.tuioSender, [
-            "port": tuioIn, "seconds": 60, "surface": [Self.surface.x, Self.surface.y],
-            "contacts": Self.red.markers.enumerated().map { [1 + $0.offset, $0.element.x, $0.element.y, 2.0, 6.0] as [Any] },
-        ], in: tmp.url, name: "tracker.py")
-        defer { tracker.stop() }
+        let run = try await RedRun(in: tmp, config: "[light_checks]\nenabled = false\n", touchesUntil: 6)
+        defer { run.stop() }
+        let (serve, world, tracker) = (run.serve, run.world, run.tracker)
         #expect(await serve.waitForLog("red: tracked → resting (tracesLost)", seconds: 30), "\(serve.log.suffix(3000))")
         try await Task.sleep(for: .milliseconds(500))
         let before = try #require(try await serve.metric("percbridge_frames_total"))
@@ -189,6 +169,44 @@ import PercTestSupport
         tracker.stop()
         let status = try await serve.terminate()
         #expect(status == 0, "\(serve.log.suffix(3000))")
+    }
+
+    /// "red" alone on a running table: serve (its setup plus `config`) serving, the world (the
+    /// display and the PERC's sensors) and a tracker whose marker touches last from 2 s to
+    /// `touchesUntil` (nil: to the end). `stop()` ends the processes by pid.
+    struct RedRun {
+        let emulator: BlueZEmulatorProcess
+        let serve: ServeProcess
+        let world: TestProcess
+        let tracker: TestProcess
+
+        init(in tmp: TempDir, config: String, touchesUntil until: Double? = nil) async throws {
+            let (emulator, setup, tuioIn) = try EndToEndTests.redAlone(in: tmp)
+            self.emulator = emulator
+            do {
+                serve = try ServeProcess(dir: tmp.url, config: setup.toml + config)
+                #expect(await serve.waitForLog("percbridge serving"), "\(serve.log)")
+                world = try SimulatedTable.start(SimulatedTable.world, [
+                    "port": serve.httpPort, "bus": emulator.address, "seconds": 60, "percs": [EndToEndTests.red.json], "seed": 3,
+                ], in: tmp.url, name: "world.py")
+                let contacts = EndToEndTests.red.markers.enumerated().map { m -> [Any] in
+                    [1 + m.offset, m.element.x, m.element.y, 2.0] + (until.map { [$0] } ?? [])
+                }
+                tracker = try SimulatedTable.start(SimulatedTable.tuioSender, [
+                    "port": tuioIn, "seconds": 60, "surface": [EndToEndTests.surface.x, EndToEndTests.surface.y], "contacts": contacts,
+                ], in: tmp.url, name: "tracker.py")
+            } catch {
+                emulator.stop()
+                throw error
+            }
+        }
+
+        /// (serve is killed by pid when the last reference goes, unless a test terminated it.)
+        func stop() {
+            tracker.stop()
+            world.stop()
+            emulator.stop()
+        }
     }
 
     /// "red" alone: its PERC on a fresh BlueZ emulator (the caller stops it), a registry with
