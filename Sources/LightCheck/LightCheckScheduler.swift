@@ -322,7 +322,10 @@ public struct LightCheckScheduler: Sendable {
             }
             guard let r = s.result(at: time, finished: false) else { continue }
             calibrations.append(r)
-            searches[t] = nil
+            // Its patches go now: the sensor may still answer the last round's patches, or their
+            // removal, and a check of the tangible that starts next must not take that flip for
+            // an answer (the calibration has just ended on an answer, so no round runs).
+            endSearch(t, at: time, patchesShown: overlay.patches.contains { $0.tangible == t })
         }
     }
 
@@ -347,10 +350,10 @@ public struct LightCheckScheduler: Sendable {
         return false
     }
 
-    /// Drops a tangible's locate search; as with a check, its sensor may still answer the
-    /// patches of a running round for a while.
-    private mutating func endSearch(_ t: TangibleID, at time: Seconds) {
-        if searches[t]?.round != nil { quietUntil[t] = time + presentationDelay + deadline(for: t) }
+    /// Drops a tangible's search; as with a check, its sensor may still answer the patches
+    /// of a running round (or of the last one, `patchesShown`) for a while.
+    private mutating func endSearch(_ t: TangibleID, at time: Seconds, patchesShown: Bool = false) {
+        if searches[t]?.round != nil || patchesShown { quietUntil[t] = time + presentationDelay + deadline(for: t) }
         searches[t] = nil
     }
 

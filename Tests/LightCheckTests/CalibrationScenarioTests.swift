@@ -35,6 +35,39 @@ import LightCheckRig
         #expect((result?.confidence ?? 0) >= LightCheckConfig().calibration.targetConfidence)
     }
 
+    /// A calibration that ends while its round shows: the sensor may still answer that
+    /// round's patches, or their removal. A check of the tangible that starts next (the
+    /// engine's, once the definition has its offset) must not take such a flip for an answer
+    /// to its own first round (the pairing walk-through confirmed nothing, then located the
+    /// PERC 12 mm off, about 1 run in 30).
+    @Test func aCheckRightAfterACalibrationDoesNotTakeItsLastFlipForAnAnswer() throws {
+        var world = SimWorld(seed: 2, model: HardwareModel())
+        var def = TangibleDefinition.standardPerc(id: 1, name: "perc")
+        def.lightSensorOffset = Vec2(9, -6)
+        world.add(def)
+        let pose = Pose(position: Vec2(300, 250), angle: 0.7)
+        world.place(1, at: pose)
+        var rig = LightCheckRig(world: world, planner: LightCheckScheduler())
+        rig.run(until: 0.5)
+        rig.planner.startCalibration(CalibrationRequest(tangible: 1, pose: pose, footprint: def.footprint), at: rig.now)
+        while rig.calibrations.isEmpty && rig.now < 15 { rig.step() }
+        #expect(rig.calibrations.first?.status == .found)
+        var s = rig.planner
+        let end = rig.now
+        let colour = try #require(s.sensorColour(of: 1))
+        let sensor = pose.apply(def.lightSensorOffset!)
+        let need = VerificationNeed(tangible: 1, request: 99, kind: .identify,
+                                    hypotheses: [Hypothesis(id: 0, pose: pose, sensorPosition: sensor, traces: []),
+                                                 Hypothesis(id: 1, pose: pose, sensorPosition: sensor + Vec2(20, 0), traces: [])],
+                                    footprint: def.footprint, velocity: .zero, isMoving: false)
+        _ = s.plan(needs: [need], sensorEvents: [], presented: [], at: end + 1.0 / 120)
+        let answers = s.diagnostics.answers
+        // 80 ms later, when an answer to the check's first round could come: the sensor flips.
+        let flip = SensorEvent(tangible: 1, kind: .light, value: colour.opposite.sensorValue, arrival: end + 0.08)
+        _ = s.plan(needs: [need], sensorEvents: [flip], presented: [], at: end + 0.08)
+        #expect(s.diagnostics.answers == answers, "the flip was taken for an answer to the new check")
+    }
+
     @Test func aMissingSensorGivesLowConfidenceNotAGuess() {
         var model = HardwareModel()
         model.lightMissProbability = 1

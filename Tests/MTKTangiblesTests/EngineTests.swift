@@ -52,6 +52,40 @@ struct EngineTests {
         return out
     }
 
+    /// A definition replaced while its light check is open (define, or calibrate storing the
+    /// offset it found): the new machine's requests go on from the old one's. Starting again
+    /// at 1 made its first request the open one's id, and the scheduler carried on the old
+    /// check with the old definition's evidence (the pairing walk-through then rejected the
+    /// right triple, about 1 run in 30).
+    @Test("a replaced definition's light checks get new request ids")
+    func replacedDefinitionAsksAfresh() throws {
+        let pose = Pose(position: Vec2(300, 200), angle: 0.7)
+        var nearEq = TangibleDefinition.standardPerc(id: 1, name: "N")
+        nearEq.markers = [Vec2(0, 0), Vec2(36, 0), Vec2(17, 31)]
+        nearEq.footprint = .circle(radius: 32)
+        var config = EngineConfig()
+        config.turnJitter = 0
+        var e = Engine(config: config, definitions: [nearEq])
+        var out = e.step(Frame(number: 0, time: 0, sensorEvents: [SensorEvent(tangible: 1, kind: .link, value: 1, arrival: 0),
+                                                                  SensorEvent(tangible: 1, kind: .field, value: 1, arrival: 0)]), outcomes: [])
+        var n: UInt64 = 0
+        func frame(_ phase: ContactUpdate.Phase) -> EngineOutput {
+            n += 1
+            let t = Double(n) / 120
+            return e.step(Frame(number: n, time: t, contacts: place(nearEq.markers, pose, ids: [1, 2, 3], phase: phase, t: t)), outcomes: [])
+        }
+        out = frame(.begin)
+        while out.needs.isEmpty, n < 30 { out = frame(.move) }
+        let first = try #require(out.needs.first { $0.tangible == 1 }?.request)
+        var measured = nearEq
+        measured.lightSensorOffset = Vec2(8, -3)
+        try e.replace(measured)
+        out = frame(.move)
+        while out.needs.isEmpty, n < 60 { out = frame(.move) }
+        let second = try #require(out.needs.first { $0.tangible == 1 }?.request)
+        #expect(second > first, "the open check was \(first), the replaced definition's first is \(second)")
+    }
+
     /// With `turnJitter` off (one sample decides, as recordings made before it replay).
     @Test("a near-equilateral PERC's three turns are three hypotheses of one check, not a guess; a standard one is guessed")
     func turnsAreCheckedByLight() throws {

@@ -38,7 +38,7 @@ extension Engine {
             case .tracked(_, _, let f): state = .onSurface(PercMachine.Search(fieldOnAt: f, phase: .lightOnly))
             case .resting(let r): state = .onSurface(PercMachine.Search(fieldOnAt: r.fieldOnAt, phase: .lightOnly))
             }
-            slot.perc = PercMachine(definition: d, config: config, state: state)
+            slot.perc = PercMachine(replacing: m, definition: d, config: config, state: state)
         }
         let to = slot.stateName
         if old.stateName != to {
