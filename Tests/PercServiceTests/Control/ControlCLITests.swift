@@ -58,8 +58,10 @@ import PercTestSupport
         #expect(red?["state"]?.string == "tracked", "\(String(describing: red))")
         #expect(red?["provenance"]?.string == "confirmed")
         let x = red?["x"]?.double ?? 0, y = red?["y"]?.double ?? 0
-        // (Failed once in about 35 runs on 2026-11-27: confirmed at (504.6, 288.7). What define
-        // measured and what List said then are in the message, for the next time.)
+        // (Failed about 1 run in 30 until 2026-11-27, "confirmed" at (504.6, 288.7): define's
+        // replaced machine restarted its request ids and its first check carried on with the old
+        // definition's evidence; EngineTests.replacedDefinitionAsksAfresh. What define measured
+        // and what List said are in the message, should it fail again.)
         #expect(Vec2(x, y).distance(to: Vec2(500, 300)) < 3, "pose (\(x), \(y)); List: \(String(describing: red)); define: \(define.stdout)")
         let list = try await demo.cli(["list"])
         #expect(list.stdout.contains("PERC red       perc  tracked  confirmed"), "\(list.stdout)")
