@@ -32,12 +32,15 @@ struct PoseMotion {
     var velocity: (linear: Vec2, angular: Double) {
         guard samples.count >= 2 else { return (.zero, 0) }
         let n = Double(samples.count)
-        let t0 = samples.last!.time
+        // Relative to the last sample (the fit does not change): a pose that did not move
+        // gives exact zeros in every sum, so its velocity is exactly zero, not a rounding
+        // residue (`EngineCore.wake` cuts frames while a velocity is not zero).
+        let last = samples.last!
         var st = 0.0, stt = 0.0, sx = 0.0, sy = 0.0, sa = 0.0, stx = 0.0, sty = 0.0, sta = 0.0
         for s in samples {
-            let t = s.time - t0
-            st += t; stt += t * t; sx += s.x; sy += s.y; sa += s.angle
-            stx += t * s.x; sty += t * s.y; sta += t * s.angle
+            let t = s.time - last.time, x = s.x - last.x, y = s.y - last.y, a = s.angle - last.angle
+            st += t; stt += t * t; sx += x; sy += y; sa += a
+            stx += t * x; sty += t * y; sta += t * a
         }
         let d = n * stt - st * st
         guard d > 1e-12 else { return (.zero, 0) }

@@ -28,6 +28,26 @@ struct PoseMotionTests {
         #expect(worstTwoFrame > 300)
     }
 
+    /// A tangible lying still (a resting PERC's kept pose) at frame times far apart, as the
+    /// event clock cuts them while nothing needs time: the velocity is exactly zero, not a
+    /// rounding residue. (`EngineCore.wake` keeps frames coming every busy period while a
+    /// velocity is not zero; a residue of 1e-13 mm/s kept a resting PERC's table at 10
+    /// frames a second in a CI run.)
+    @Test func aStillPoseHasExactlyZeroVelocity() {
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<200 {
+            var m = PoseMotion()
+            let pose = Pose(position: Vec2(Double.random(in: 0...800, using: &rng), Double.random(in: 0...500, using: &rng)),
+                            angle: Double.random(in: -3...3, using: &rng))
+            var t = Double.random(in: 1...5000, using: &rng)
+            for _ in 0..<6 {
+                t += [0.5, 0.0083, 0.004, 1.0][Int.random(in: 0...3, using: &rng)]
+                m.add(pose, at: t)
+                #expect(m.velocity.linear == .zero && m.velocity.angular == 0, "\(pose) at \(t): \(m.velocity)")
+            }
+        }
+    }
+
     /// A tangible turning steadily through ±π: the angular velocity has no jump at the wrap.
     @Test func aTurnThroughPlusMinusPiStaysContinuous() {
         var m = PoseMotion()
