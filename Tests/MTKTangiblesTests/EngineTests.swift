@@ -52,6 +52,21 @@ struct EngineTests {
         return out
     }
 
+    /// A near-equilateral PERC: three turns of it fit its three touches.
+    static var nearEquilateral: TangibleDefinition {
+        var d = TangibleDefinition.standardPerc(id: 1, name: "N")
+        d.markers = [Vec2(0, 0), Vec2(36, 0), Vec2(17, 31)]
+        d.footprint = .circle(radius: 32)
+        return d
+    }
+
+    /// `turnJitter` off: one sample decides (as recordings made before it replay).
+    static var oneSample: EngineConfig {
+        var c = EngineConfig()
+        c.turnJitter = 0
+        return c
+    }
+
     /// A definition replaced while its light check is open (define, or calibrate storing the
     /// offset it found): the new machine's requests go on from the old one's. Starting again
     /// at 1 made its first request the open one's id, and the scheduler carried on the old
@@ -60,12 +75,8 @@ struct EngineTests {
     @Test("a replaced definition's light checks get new request ids")
     func replacedDefinitionAsksAfresh() throws {
         let pose = Pose(position: Vec2(300, 200), angle: 0.7)
-        var nearEq = TangibleDefinition.standardPerc(id: 1, name: "N")
-        nearEq.markers = [Vec2(0, 0), Vec2(36, 0), Vec2(17, 31)]
-        nearEq.footprint = .circle(radius: 32)
-        var config = EngineConfig()
-        config.turnJitter = 0
-        var e = Engine(config: config, definitions: [nearEq])
+        let nearEq = Self.nearEquilateral
+        var e = Engine(config: Self.oneSample, definitions: [nearEq])
         var out = e.step(Frame(number: 0, time: 0, sensorEvents: [SensorEvent(tangible: 1, kind: .link, value: 1, arrival: 0),
                                                                   SensorEvent(tangible: 1, kind: .field, value: 1, arrival: 0)]), outcomes: [])
         var n: UInt64 = 0
@@ -90,11 +101,8 @@ struct EngineTests {
     @Test("a near-equilateral PERC's three turns are three hypotheses of one check, not a guess; a standard one is guessed")
     func turnsAreCheckedByLight() throws {
         let pose = Pose(position: Vec2(300, 200), angle: 0.7)
-        var nearEq = TangibleDefinition.standardPerc(id: 1, name: "N")
-        nearEq.markers = [Vec2(0, 0), Vec2(36, 0), Vec2(17, 31)]
-        nearEq.footprint = .circle(radius: 32)
-        var oneSample = EngineConfig()
-        oneSample.turnJitter = 0
+        let nearEq = Self.nearEquilateral
+        let oneSample = Self.oneSample
         let out = placePerc(nearEq, pose, drawing: true, until: 0.1, config: oneSample)
         #expect(out.tangible(1)?.state == .onSurface, "no window guess of the turn")
         let need = try #require(out.needs.first { $0.tangible == 1 })
@@ -123,9 +131,7 @@ struct EngineTests {
     /// window guess in its right turn, with no light check.
     @Test func theMeansOfAFewSamplesPickANearEquilateralTurn() throws {
         let pose = Pose(position: Vec2(300, 200), angle: 0.7)
-        var nearEq = TangibleDefinition.standardPerc(id: 1, name: "N")
-        nearEq.markers = [Vec2(0, 0), Vec2(36, 0), Vec2(17, 31)]
-        nearEq.footprint = .circle(radius: 32)
+        let nearEq = Self.nearEquilateral
         let first = placePerc(nearEq, pose, drawing: true, until: 0)
         #expect(first.needs.first { $0.tangible == 1 }?.hypotheses.count == 3, "one sample: every turn")
         let later = placePerc(nearEq, pose, drawing: true, until: 0.06)
