@@ -108,10 +108,8 @@ public struct LightCheckScheduler: Sendable {
     @discardableResult
     public mutating func showTestPatches(_ patches: [Patch]?, for tangible: TangibleID, at time: Seconds) -> Bool {
         guard let patches else {
-            if let old = tests.removeValue(forKey: tangible), old.firstOverlay != nil {
-                // The sensor may still answer them (or their removal) for a while.
-                quietUntil[tangible] = time + presentationDelay + deadline(for: tangible)
-            }
+            // The sensor may still answer them (or their removal) for a while.
+            if let old = tests.removeValue(forKey: tangible), old.firstOverlay != nil { keepQuiet(tangible, from: time) }
             return true
         }
         if let s = searches[tangible] {
@@ -131,8 +129,7 @@ public struct LightCheckScheduler: Sendable {
             if let id = test.ids[p.id] { q.id = id } else { q.id = nextPatchID; test.ids[p.id] = nextPatchID; nextPatchID += 1 }
             return q
         }
-        let same = mine.map { [$0.id, $0.colour == .white ? 1 : 0] } == test.patches.map { [$0.id, $0.colour == .white ? 1 : 0] }
-        if !same { test.firstOverlay = nil }
+        if !mine.elementsEqual(test.patches, by: { $0.id == $1.id && $0.colour == $1.colour }) { test.firstOverlay = nil }
         // Ids of patches no longer asked for are not kept (a long test asks for new ones each round).
         test.ids = test.ids.filter { entry in mine.contains { $0.id == entry.value } }
         test.patches = mine
@@ -353,17 +350,21 @@ public struct LightCheckScheduler: Sendable {
     /// Drops a tangible's search; as with a check, its sensor may still answer the patches
     /// of a running round (or of the last one, `patchesShown`) for a while.
     private mutating func endSearch(_ t: TangibleID, at time: Seconds, patchesShown: Bool = false) {
-        if searches[t]?.round != nil || patchesShown { quietUntil[t] = time + presentationDelay + deadline(for: t) }
+        if searches[t]?.round != nil || patchesShown { keepQuiet(t, from: time) }
         searches[t] = nil
     }
 
     /// Drops a tangible's check; if it had patches on screen, the sensor may still answer
     /// them (or their removal) for one presentation delay plus one deadline.
     private mutating func endCheck(_ t: TangibleID, at time: Seconds) {
-        if let check = checks[t], check.currentRound != nil || !check.shown.isEmpty {
-            quietUntil[t] = time + presentationDelay + deadline(for: t)
-        }
+        if let check = checks[t], check.currentRound != nil || !check.shown.isEmpty { keepQuiet(t, from: time) }
         checks[t] = nil
+    }
+
+    /// A flip of `t`'s sensor in the next presentation delay plus deadline may answer patches
+    /// that went or changed now: it voids a check's round (see `takeEvent`).
+    private mutating func keepQuiet(_ t: TangibleID, from time: Seconds) {
+        quietUntil[t] = max(quietUntil[t] ?? -.infinity, time + presentationDelay + deadline(for: t))
     }
 
     // MARK: Drawing
@@ -636,7 +637,7 @@ public struct LightCheckScheduler: Sendable {
             // are in the way) changes what the sensor sees if it is there: its flip is no
             // answer to this round.
             if check.shown.keys.contains(where: { !drawnIDs.contains($0) && check.belief.weight(of: $0) >= 1e-3 }) {
-                quietUntil[t] = max(quietUntil[t] ?? -.infinity, time + presentationDelay + deadline(for: t))
+                keepQuiet(t, from: time)
             }
             var probed: Set<Int> = []
             var phase = CheckRound.Phase.priming

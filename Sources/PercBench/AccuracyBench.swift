@@ -116,15 +116,29 @@ struct AccuracyBench: ParsableCommand {
                   + (r.verdict == .missed ? ", missed: \(r.cause.rawValue)" : ""))
             return
         }
-        var latency = Self.microseconds()
+        var tally = Tally(cases: cases, seed: seed)
+        /// PERC 1's learned latency, carried over with --warm-latency.
+        var latency1 = LatencyModel()
+        for _ in 0..<cases {
+            let c = generator.next()
+            tally.add(c, play(c, latency: &latency1))
+        }
+        tally.summary(checker: checker, noDisplay: noDisplay, warmLatency: warmLatency)
+    }
+
+    /// What the cases add up to, and the summary printed from it.
+    private struct Tally {
+        let cases: Int
+        let seed: UInt64
+        var latency = AccuracyBench.microseconds()
         var counts: [String: Int] = [:]
         // Per number of marker touches at placement (3, 2, 1): cases, correct, wrong.
         var byTouches: [Int: (cases: Int, correct: Int, wrong: Int, unresolved: Int)] = [:]
         var causes: [MissCause: Int] = [:]
         var causeExamples: [MissCause: [Int]] = [:]
-        var afterTouch = Self.microseconds()
-        var touchAfterFieldOn = Self.microseconds()
-        var openAges = Self.microseconds()
+        var afterTouch = AccuracyBench.microseconds()
+        var touchAfterFieldOn = AccuracyBench.microseconds()
+        var openAges = AccuracyBench.microseconds()
         var wrongExamples: [Int] = []
         var wrongBy: [String: Int] = [:]
         /// Correct cases recognised more than 300 ms (the issue's p95 target) after their
@@ -136,11 +150,11 @@ struct AccuracyBench: ParsableCommand {
         /// Field-on → recognised of the correct cases by what made them slow (`situation`).
         var bySituation: [Int: Histogram<UInt64>] = [:]
         var slowBySituation: [Int: [Int]] = [:]
-        /// PERC 1's learned latency, carried over with --warm-latency.
-        var latency1 = LatencyModel()
-        for _ in 0..<cases {
-            let c = generator.next()
-            let result = play(c, latency: &latency1)
+
+        init(cases: Int, seed: UInt64) { self.cases = cases; self.seed = seed }
+
+        /// One case played.
+        mutating func add(_ c: PlacementGenerator.Case, _ result: CaseResult) {
             let (verdict, recognisedAfter, touches) = (result.verdict, result.recognisedAfter, result.touches)
             if verdict == .wrongTrace { wrongBy[result.takenBy.map { "\($0)" } ?? "unknown", default: 0] += 1 }
             byTouches[touches, default: (0, 0, 0, 0)].cases += 1
@@ -168,57 +182,62 @@ struct AccuracyBench: ParsableCommand {
             }
             if let r = recognisedAfter { _ = latency.record(UInt64(max(0, r) * 1_000_000)) }
             let cls = "\(result.pattern), \(touches)"
-            byClass[cls, default: (0, Self.microseconds(), [])].cases += 1
+            byClass[cls, default: (0, AccuracyBench.microseconds(), [])].cases += 1
             if verdict == .correct, let r = recognisedAfter {
-                let k = Self.situation(c, touches: touches)
-                _ = bySituation[k, default: Self.microseconds()].record(UInt64(max(0, r) * 1_000_000))
+                let k = AccuracyBench.situation(c, touches: touches)
+                _ = bySituation[k, default: AccuracyBench.microseconds()].record(UInt64(max(0, r) * 1_000_000))
                 if r > 0.35 && slowBySituation[k, default: []].count < 6 { slowBySituation[k, default: []].append(c.index) }
                 _ = byClass[cls]!.latency.record(UInt64(max(0, r) * 1_000_000))
                 if r > 0.3 && byClass[cls]!.slow.count < 3 { byClass[cls]!.slow.append(c.index) }
             }
         }
-        func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
-        print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, "
-              + (noDisplay ? "no display (no light check can run)" : "light checks by \(checker.rawValue) in the simulator")
-              + (warmLatency ? ", PERC 1's learned latency carried from case to case" : ""))
-        print("correct      \(pct(counts["correct"] ?? 0))")
-        print("unresolved   \(pct(counts["unresolved"] ?? 0))   placed on its own touch with the sensor within 3 mm, orientation unknown (no pose shown)")
-        print("correct + unresolved \(pct((counts["correct"] ?? 0) + (counts["unresolved"] ?? 0)))")
-        print("wrong-trace  \(pct(counts["wrong"] ?? 0))   target < 0.1%")
-        let missedReduced = byTouches.filter { $0.key < 3 }.values.reduce(0) { $0 + $1.cases - $1.correct - $1.wrong - $1.unresolved }
-        print("missed       \(pct(counts["missed"] ?? 0))   of them \(missedReduced) with fewer than three marker touches at placement")
-        print(String(format: "field-on → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms, max %.0f ms (n = %d)",
-                     Double(latency.valueAtPercentile(50)) / 1000, Double(latency.valueAtPercentile(95)) / 1000,
-                     Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000, latency.totalCount))
-        print(String(format: "field-on → last own marker touch began (the hardware's onset spread): p50 %.0f ms, p95 %.0f ms, p99 %.0f ms",
-                     Double(touchAfterFieldOn.valueAtPercentile(50)) / 1000, Double(touchAfterFieldOn.valueAtPercentile(95)) / 1000,
-                     Double(touchAfterFieldOn.valueAtPercentile(99)) / 1000))
-        print(String(format: "last own marker touch began → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms (n = %d)",
-                     Double(afterTouch.valueAtPercentile(50)) / 1000, Double(afterTouch.valueAtPercentile(95)) / 1000,
-                     Double(afterTouch.valueAtPercentile(99)) / 1000, afterTouch.totalCount))
-        if slow > 0 {
-            print("  recognised > 300 ms after the last own marker touch: \(slow) cases, e.g. "
-                  + slowExamples.map { "\($0.index) (\(Int(($0.after * 1000).rounded())) ms)" }.joined(separator: ", "))
-        }
-        print("by marker touches at placement:")
-        for n in byTouches.keys.sorted(by: >) {
-            let b = byTouches[n]!
-            print(String(format: "  %d touches: %5d cases, correct %.2f%%, unresolved %.2f%%, wrong-trace %.2f%%", n, b.cases,
-                         100 * Double(b.correct) / Double(b.cases), 100 * Double(b.unresolved) / Double(b.cases),
-                         100 * Double(b.wrong) / Double(b.cases)))
-        }
-        Self.printLatencyBreakdown(byClass: byClass, bySituation: bySituation, slow: slowBySituation, cases: cases, correct: Int(latency.totalCount))
-        print("missed by cause at the case's end:")
-        for c in MissCause.allCases where causes[c] != nil {
-            print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
-        }
-        if openAges.totalCount > 0 {
-            print(String(format: "  open identify checks: age of their request at the end p50 %.0f ms, max %.0f ms (n = %d)",
-                         Double(openAges.valueAtPercentile(50)) / 1000, Double(openAges.max) / 1000, openAges.totalCount))
-        }
-        if !wrongExamples.isEmpty {
-            print("wrong-trace case indices (seed \(seed)): \(wrongExamples)")
-            print("wrong-trace by how the PERC was taken: " + wrongBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+
+        /// Prints the summary.
+        func summary(checker: Checker, noDisplay: Bool, warmLatency: Bool) {
+            func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
+            print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, "
+                  + (noDisplay ? "no display (no light check can run)" : "light checks by \(checker.rawValue) in the simulator")
+                  + (warmLatency ? ", PERC 1's learned latency carried from case to case" : ""))
+            print("correct      \(pct(counts["correct"] ?? 0))")
+            print("unresolved   \(pct(counts["unresolved"] ?? 0))   placed on its own touch with the sensor within 3 mm, orientation unknown (no pose shown)")
+            print("correct + unresolved \(pct((counts["correct"] ?? 0) + (counts["unresolved"] ?? 0)))")
+            print("wrong-trace  \(pct(counts["wrong"] ?? 0))   target < 0.1%")
+            let missedReduced = byTouches.filter { $0.key < 3 }.values.reduce(0) { $0 + $1.cases - $1.correct - $1.wrong - $1.unresolved }
+            print("missed       \(pct(counts["missed"] ?? 0))   of them \(missedReduced) with fewer than three marker touches at placement")
+            print(String(format: "field-on → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms, max %.0f ms (n = %d)",
+                         Double(latency.valueAtPercentile(50)) / 1000, Double(latency.valueAtPercentile(95)) / 1000,
+                         Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000, latency.totalCount))
+            print(String(format: "field-on → last own marker touch began (the hardware's onset spread): p50 %.0f ms, p95 %.0f ms, p99 %.0f ms",
+                         Double(touchAfterFieldOn.valueAtPercentile(50)) / 1000, Double(touchAfterFieldOn.valueAtPercentile(95)) / 1000,
+                         Double(touchAfterFieldOn.valueAtPercentile(99)) / 1000))
+            print(String(format: "last own marker touch began → recognised: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms (n = %d)",
+                         Double(afterTouch.valueAtPercentile(50)) / 1000, Double(afterTouch.valueAtPercentile(95)) / 1000,
+                         Double(afterTouch.valueAtPercentile(99)) / 1000, afterTouch.totalCount))
+            if slow > 0 {
+                print("  recognised > 300 ms after the last own marker touch: \(slow) cases, e.g. "
+                      + slowExamples.map { "\($0.index) (\(Int(($0.after * 1000).rounded())) ms)" }.joined(separator: ", "))
+            }
+            print("by marker touches at placement:")
+            for n in byTouches.keys.sorted(by: >) {
+                let b = byTouches[n]!
+                print(String(format: "  %d touches: %5d cases, correct %.2f%%, unresolved %.2f%%, wrong-trace %.2f%%", n, b.cases,
+                             100 * Double(b.correct) / Double(b.cases), 100 * Double(b.unresolved) / Double(b.cases),
+                             100 * Double(b.wrong) / Double(b.cases)))
+            }
+            AccuracyBench.printLatencyBreakdown(byClass: byClass, bySituation: bySituation, slow: slowBySituation, cases: cases, correct: Int(latency.totalCount))
+            print("missed by cause at the case's end:")
+            for c in MissCause.allCases where causes[c] != nil {
+                print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
+            }
+            if openAges.totalCount > 0 {
+                print(String(format: "  open identify checks: age of their request at the end p50 %.0f ms, max %.0f ms (n = %d)",
+                             Double(openAges.valueAtPercentile(50)) / 1000, Double(openAges.max) / 1000, openAges.totalCount))
+            }
+            if !wrongExamples.isEmpty {
+                print("wrong-trace case indices (seed \(seed)): \(wrongExamples)")
+                print("wrong-trace by how the PERC was taken: " + wrongBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            }
+
         }
     }
 

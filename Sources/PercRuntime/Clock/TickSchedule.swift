@@ -16,8 +16,8 @@ public struct TickSchedule: Sendable {
         /// alone next changes something (`wake(_:occupied:)`): every frame, cut every
         /// `1 / busyHz` (check rounds, the time window, traces); at a time, cut then (a
         /// resting PERC's stationary check); never, sleep until input (with a keep-alive
-        /// frame each `keepAlive` while anything is on the surface). Presented reports cut frames as in `followPresented`
-        /// when `followPresented` is true.
+        /// frame each `keepAlive` while anything is on the surface). Presented reports cut
+        /// frames as in `followPresented` when `followPresented` is true.
         case events(maxHz: Double, burst: Int = TickSchedule.defaultBurst, busyHz: Double, followPresented: Bool)
     }
 
@@ -79,9 +79,6 @@ public struct TickSchedule: Sendable {
         wakeRule = (wake, occupied)
         nextDeadline = deadline(after: lastCut.isFinite ? lastCut : 0)
     }
-
-    /// Event mode: `wake(.everyFrame)` (busy) or `wake(.never)`, nothing on the surface.
-    public mutating func busy(_ busy: Bool) { wake(busy ? .everyFrame : .never, occupied: false) }
 
     private func deadline(after c: Seconds) -> Seconds {
         var d: Seconds

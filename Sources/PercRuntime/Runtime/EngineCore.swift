@@ -26,10 +26,9 @@ public struct EngineCore {
 
     /// When time alone can next change what this core reports, after the last step: the
     /// frame core's deadline (`FrameCore.wake`), and every frame while a reported velocity
-    /// is not zero yet (it settles over `PoseMotion.window` once a pose stops).
-    public var wake: Wake {
-        motion.values.contains(where: { let v = $0.velocity; return v.linear != .zero || v.angular != 0 }) ? .everyFrame : core.wake
-    }
+    /// is not zero yet (it settles over `PoseMotion.window` once a pose stops). Set by `step`
+    /// from the velocities it reports (not fitted again).
+    public private(set) var wake: Wake = .never
 
     public init(definitions: [TangibleDefinition], engine: EngineConfig = .init(), lightChecks: LightCheckConfig = .init()) {
         core = ReplayCore(definitions: definitions, engineConfig: engine, lightCheckConfig: lightChecks)
@@ -71,6 +70,8 @@ public struct EngineCore {
         let pointers = out.freeTraces.filter { $0.phase != .end }.map {
             PointerSnapshot(id: Int64($0.id), position: $0.position, origin: $0.origin.description)
         }
+        let moving = tangibles.contains { $0.velocity != .zero || $0.angularVelocity != 0 }
+        wake = moving ? .everyFrame : core.wake
         return FrameResult(snapshot: SurfaceSnapshot(frame: frame.number, time: frame.time, tangibles: tangibles, pointers: pointers),
                            overlay: plan.overlayChanged ? plan.overlay : nil, outcomes: plan.outcomes, recognitions: recognitions,
                            schedulerCommands: appliedBefore, wake: wake)

@@ -74,14 +74,20 @@ import PercTestSupport
     }
 
     @Test func applyRefusesAConfigThatDoesNotParse() async throws {
+        let r = try await Self.applyRefused(to: "[recognition]\ntime_window_ms = = 200\n")
+        #expect(r.stderr.contains("does not parse") && r.stderr.contains("percbridge config check"), "\(r.stderr)")
+    }
+
+    /// `diagnose --apply` to a config file holding `text`: it fails and leaves the file as it
+    /// was. Returns the run (its messages).
+    static func applyRefused(to text: String) async throws -> CLI.Result {
         try await DiagnoseFixture.withRecording { dir, file in
-            let config = dir.appendingPathComponent("broken.toml").path
-            let broken = "[recognition]\ntime_window_ms = = 200\n"
-            try broken.write(toFile: config, atomically: true, encoding: .utf8)
+            let config = dir.appendingPathComponent("config.toml").path
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
             let r = try await offPool { try CLI.run(["diagnose", "--from", file, "--apply", config]) }
             #expect(r.status != 0)
-            #expect(r.stderr.contains("does not parse") && r.stderr.contains("percbridge config check"), "\(r.stderr)")
-            #expect(try String(contentsOfFile: config, encoding: .utf8) == broken, "the broken file is left as it was")
+            #expect(try String(contentsOfFile: config, encoding: .utf8) == text, "the file is left as it was")
+            return r
         }
     }
 
@@ -89,16 +95,9 @@ import PercTestSupport
     /// do; the file is left as it was (before, a second [recognition] was written and refused
     /// as "would not parse, please report this").
     @Test func applyRefusesAnInlineTableAndSaysWhatToDo() async throws {
-        try await DiagnoseFixture.withRecording { dir, file in
-            let config = dir.appendingPathComponent("inline.toml").path
-            let inline = "# mine\nrecognition = { time_window_ms = 200, marker_tolerance_mm = 3 }\n"
-            try inline.write(toFile: config, atomically: true, encoding: .utf8)
-            let r = try await offPool { try CLI.run(["diagnose", "--from", file, "--apply", config]) }
-            #expect(r.status != 0)
-            #expect(r.stderr.contains("line 2 writes [recognition] as an inline table") && r.stderr.contains("nothing was changed"), "\(r.stderr)")
-            #expect(!r.stderr.contains("please report this"), "\(r.stderr)")
-            #expect(try String(contentsOfFile: config, encoding: .utf8) == inline, "the file is left as it was")
-        }
+        let r = try await Self.applyRefused(to: "# mine\nrecognition = { time_window_ms = 200, marker_tolerance_mm = 3 }\n")
+        #expect(r.stderr.contains("line 2 writes [recognition] as an inline table") && r.stderr.contains("nothing was changed"), "\(r.stderr)")
+        #expect(!r.stderr.contains("please report this"), "\(r.stderr)")
     }
 
     @Test func badInputIsRefusedOrCountedWithAReason() async throws {

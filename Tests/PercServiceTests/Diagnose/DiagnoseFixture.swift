@@ -15,10 +15,11 @@ enum DiagnoseFixture {
     }
 
     /// Runs `body` with a temp folder holding the session's recording (removed afterwards).
-    static func withRecording(_ body: (_ dir: URL, _ file: String) async throws -> Void) async throws {
+    @discardableResult
+    static func withRecording<T>(_ body: (_ dir: URL, _ file: String) async throws -> T) async throws -> T {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await body(dir, try recording(in: dir))
+        return try await body(dir, try recording(in: dir))
     }
 
     /// Writes the session's recording into `dir`; returns its path.
