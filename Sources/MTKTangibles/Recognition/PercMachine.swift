@@ -729,6 +729,17 @@ public struct PercMachine: Sendable {
             s.check = check
             return
         }
+        // None of its candidates is offered this frame, others are: candidates at the edge of
+        // a tolerance flap (a still pair gives way to a moving one for a frame). The check
+        // waits for its own as for a dropout rather than being asked anew every frame.
+        if var check = s.check, check.kind == .identify, !check.isMoving {
+            let since = check.orphanedSince ?? time
+            if time - since <= config.dropoutGrace {
+                check.orphanedSince = since
+                s.check = check
+                return
+            }
+        }
         s.check = PendingCheck(request: newRequest(), kind: .identify, candidates: chosen, isMoving: moving, velocity: v)
         out.append(.checkRequested(request: s.check!.request, kind: .identify, hypotheses: chosen.count))
     }

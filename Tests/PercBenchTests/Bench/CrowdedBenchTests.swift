@@ -19,6 +19,17 @@ import PercTestSupport
         #expect(!run.stdout.contains("reason: MTKTangibles.TransitionReason.windowGuess"), "\(run.stdout)")
     }
 
+    /// Seeds that swapped a pair of one pattern before: 4 (before device-timed rounds), 6
+    /// (a flip made before its round was on screen, and one answering a gap between rounds)
+    /// and 8 (a PERC whose only candidate was the other's place, its sensor answering the
+    /// other check's patch over its own place).
+    @Test func otherSeedsSwapNothingEither() throws {
+        let run = try CLI.run(["bench", "crowded", "--seeds", "4", "6", "8"])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("swapped: none (goal: 0)"), "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("seed ") && $0.contains("swapped 0,") }.count == 3, "\(run.stdout)")
+    }
+
     @Test func badOptionsAreRefused() throws {
         let scenario = try CLI.run(["bench", "crowded", "--scenario", "nope"])
         #expect(scenario.status != 0 && scenario.stderr.contains("no built-in scenario"), "\(scenario.stderr)")

@@ -1,5 +1,6 @@
 // The pairing agent's answers (NoInputNoOutput) and the latency estimate of monitor.
 import Testing
+import MTKTangibles
 @testable import PercBlueZ
 
 @Suite struct BlueZAgentTests {
@@ -53,5 +54,33 @@ import Testing
         let arrival = Double(UInt64(UInt32.max) + 100) / 1e6  // our µs counter just wrapped
         let r = l.observe(deviceTime: UInt32.max - 99, arrival: arrival)
         #expect(r.latency.map { abs($0 - 0.000_2) < 1e-6 } == true)
+    }
+}
+
+@Suite struct DeviceClockDriftTests {
+    /// A PERC clock running 50 ppm slow: each notification's offset grows 50 µs per second.
+    /// The fastest of the last 64–128 notifications is the reference, so a notification with
+    /// the least link delay reads as about that, not as the drift gathered since the first.
+    @Test func aDriftingClockIsFollowed() {
+        var l = DeviceClockLatency()
+        var device: UInt32 = 7_000_000
+        var arrival = 50.0
+        for k in 0..<2_000 {
+            arrival += 1
+            device &+= 999_950
+            let link = Double(k % 10) * 0.003  // 0–27 ms
+            _ = l.observe(deviceTime: device, arrival: arrival + link)
+        }
+        // 2,000 s at 50 ppm: 100 ms of drift; the reference is at most 128 s (6.4 ms) old.
+        let fast = l.delay(deviceTime: device &+ 999_950, arrival: arrival + 1)
+        #expect(fast.map { $0 < 0.01 } == true)
+        #expect(l.samples == 2 * DeviceClockLatency.window)
+        #expect(l.recentMaxJitter < 0.04)
+    }
+
+    @Test func noReferenceBeforeTheFirstSample() {
+        let l = DeviceClockLatency()
+        #expect(l.delay(deviceTime: 5, arrival: 1) == nil)
+        #expect(l.samples == 0)
     }
 }
