@@ -16,6 +16,9 @@ public struct DiagnoseSettings: Codable, Hashable, Sendable {
     var onsetAfter: Seconds = 2.0
     /// Fewest marker onsets before a time window is suggested.
     var minOnsetsForSuggestion = 12
+    /// A suggested window this close to the current one (ms) keeps the current one: the 99%
+    /// point of a few dozen onsets, assigned under one window, moves that much under another.
+    var windowDeadbandMs = 20
     /// Fewest exposures before a stationary-failure limit is suggested.
     var minExposuresForSuggestion = 30
     /// The engine's configured window (ms), to say how many onsets fall inside it.

@@ -16,7 +16,12 @@ public enum SuggestionRules {
         let placements = r.tangibles.reduce(0) { $0 + $1.field.onCount }
         if onsets.count >= settings.minOnsetsForSuggestion, let q = onsets.magnitudeQuantile(0.99), let m = onsets.max, let lo = onsets.min {
             let frameMs = settings.framePeriod * 1000
-            let value = Int(((q + frameMs) / 10).rounded(.up)) * 10
+            var value = Int(((q + frameMs) / 10).rounded(.up)) * 10
+            // The onsets are those of the traces the engine assigned under the window in effect:
+            // a replay under another window assigns others, and the 99% point of a few dozen
+            // onsets moves by some frames. Within `windowDeadbandMs` the current window stays,
+            // so applying the suggestion and diagnosing again changes nothing.
+            if abs(value - currentWindowMs) <= settings.windowDeadbandMs { value = currentWindowMs }
             out.append(SettingSuggestion(key: windowKey, value: value.clamped(to: bounds(windowKey)), current: currentWindowMs, evidence:
                 "\(onsets.count) marker traces in \(placements) placements began \(Int(lo.rounded())) to +\(Int(m.rounded())) ms around field-on; "
                 + "99% within ±\(Int(q.rounded(.up))) ms, plus one frame (\(String(format: "%.1f", frameMs)) ms) because the engine compares frame times"))
