@@ -29,22 +29,9 @@ public struct LatencyModel: Hashable, Sendable, Codable {
 
         public init() {}
 
-        /// For the sensor alone (presentation → change, by device time): never sooner than one
-        /// frame; the prior covers 6 frames at 60 Hz (the model's 1–4, and a slower sensor,
-        /// whose answers must land in the window to be learned at all).
-        public static var sensorDefaults: Settings {
-            var s = Settings()
-            s.priorDeadline = 0.105
-            s.priorMean = 0.04
-            s.minResponseLatency = 0.015
-            return s
-        }
-
-        public init(from decoder: any Decoder) throws { try self.init(from: decoder, defaults: Settings()) }
-
-        /// Decodes the keys given; the others keep `defaults`.
-        public init(from decoder: any Decoder, defaults d: Settings) throws {
+        public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
+            let d = Settings()
             func v(_ k: CodingKeys, _ def: Double) throws -> Double { try c.decodeIfPresent(Double.self, forKey: k) ?? def }
             priorDeadline = try v(.priorDeadline, d.priorDeadline)
             priorMean = try v(.priorMean, d.priorMean)

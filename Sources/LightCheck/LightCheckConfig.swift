@@ -95,18 +95,6 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     public var presentationTimeout: Seconds = 0.25
     /// Colour shown at every candidate when the sensor's state is not known yet.
     public var primeColour: LightColour = .black
-    /// Rounds of a sensor whose notifications carry its device time (PERC GATT v1) end when
-    /// the sensor's own window closes (`sensorLatency`), not when its answer could last have
-    /// arrived: the next round runs while the link may still bring a flip, and a flip the
-    /// device time puts inside the earlier round's window counts there. Off: an answer later
-    /// than the sensor window is read as the next round's (docs/lightcheck.md).
-    public var deviceTimedRounds: Bool = false
-    /// Presentation → the sensor's change (device time), learned like `latency`. The prior:
-    /// 6 frames at 60 Hz; never sooner than one frame (15 ms).
-    public var sensorLatency: LatencyModel.Settings = .sensorDefaults
-    /// The longest a notification may take over the link before anything was learned of it
-    /// (the longest BLE connection interval, 50 ms, plus the host stack).
-    public var linkLatencyPrior: Seconds = 0.053
 
     // MARK: Moving tangibles
     public var movingStrategy: MovingStrategy = .predict
@@ -163,9 +151,6 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         assumedPresentationDelay = try v(.assumedPresentationDelay, d.assumedPresentationDelay)
         presentationTimeout = try v(.presentationTimeout, d.presentationTimeout)
         primeColour = try v(.primeColour, d.primeColour)
-        deviceTimedRounds = try v(.deviceTimedRounds, d.deviceTimedRounds)
-        sensorLatency = c.contains(.sensorLatency) ? try LatencyModel.Settings(from: c.superDecoder(forKey: .sensorLatency), defaults: d.sensorLatency) : d.sensorLatency
-        linkLatencyPrior = try v(.linkLatencyPrior, d.linkLatencyPrior)
         movingStrategy = try v(.movingStrategy, d.movingStrategy)
         maxCheckSpeed = try v(.maxCheckSpeed, d.maxCheckSpeed)
         movingRadiusPerSpeed = try v(.movingRadiusPerSpeed, d.movingRadiusPerSpeed)
@@ -198,7 +183,6 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
             ("stationaryPatchRadius", stationaryPatchRadius), ("maxCheckDuration", maxCheckDuration),
             ("presentationTimeout", presentationTimeout), ("spontaneousFlipRate", spontaneousFlipRate),
             ("sceneFlipRate", sceneFlipRate), ("maxCheckSpeed", maxCheckSpeed), ("explainReach", explainReach),
-            ("linkLatencyPrior", linkLatencyPrior),
         ]
         for (name, x) in positive where !(x > 0 && x.isFinite) {
             return "\(name) must be a positive number (got \(x))"
@@ -206,7 +190,6 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         if minPatchRadius > patchRadius { return "minPatchRadius must not exceed patchRadius" }
         if !(patchHoldFraction >= 0 && patchHoldFraction < 1) { return "patchHoldFraction must lie in 0..<1 (got \(patchHoldFraction))" }
         if maxRounds < 1 { return "maxRounds must be at least 1" }
-        return latency.validationProblem ?? sensorLatency.validationProblem.map { "sensorLatency: " + $0 }
-            ?? calibration.validationProblem ?? locate.validationProblem.map { "locate: " + $0 }
+        return latency.validationProblem ?? calibration.validationProblem ?? locate.validationProblem.map { "locate: " + $0 }
     }
 }

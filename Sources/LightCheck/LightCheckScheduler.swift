@@ -1,5 +1,4 @@
 // The light-check scheduler: needs, light events and presented reports in; overlay and outcomes out.
-import Foundation
 import MTKTangibles
 
 /// Decides, frame by frame, which light-check patches to draw and what the light sensors'
@@ -22,9 +21,6 @@ public struct LightCheckScheduler: Sendable {
     private var cancelledSearches: [CalibrationResult] = []
     private var colours: [TangibleID: LightColour] = [:]
     private var latencyModels: [TangibleID: LatencyModel] = [:]
-    /// Per device-timed sensor: its notifications' link delays, and presentation → change.
-    private var clocks: [TangibleID: DeviceClockLatency] = [:]
-    private var sensorModels: [TangibleID: LatencyModel] = [:]
     private var knownTangibles: Set<TangibleID> = []
     /// Requests decided already, so a need the engine repeats before it saw the outcome is
     /// not checked again; forgotten once the engine drops it.
@@ -69,23 +65,6 @@ public struct LightCheckScheduler: Sendable {
 
     /// The deadline (seconds after presentation) currently used for a tangible.
     public func deadline(for tangible: TangibleID) -> Seconds { latencyModel(for: tangible).deadline(config.latency) }
-
-    /// For a device-timed sensor (`LightCheckConfig.deviceTimedRounds`): how long after
-    /// presentation its round's window lasts (the learned sensor deadline, plus what the
-    /// device clock's offset may still be off by), and how long after that the link may
-    /// still bring a flip made in it. Nil for a sensor without device time.
-    func deviceTimedWindow(for t: TangibleID) -> (window: Seconds, settle: Seconds)? {
-        guard config.deviceTimedRounds, let clock = clocks[t], clock.samples > 0 else { return nil }
-        let n = Double(clock.samples)
-        let learned = clock.recentMaxJitter * config.latency.slack + config.latency.margin
-        let w = n / (n + config.latency.priorWeight)
-        let link = max(learned, w * learned + (1 - w) * config.linkLatencyPrior)
-        // The fastest of n notifications, each uniformly late over the link's spread, is
-        // later than the link's least by more than this only once in a hundred.
-        let offsetError = link * (1 - pow(0.01, 1 / n))
-        let sensor = (sensorModels[t] ?? LatencyModel()).deadline(config.sensorLatency)
-        return (sensor + offsetError, link)
-    }
 
     /// Whether a need of this tangible is being checked (and which request).
     public func activeRequest(of tangible: TangibleID) -> UInt64? { checks[tangible]?.request ?? searches[tangible]?.locateRequest }
@@ -262,13 +241,6 @@ public struct LightCheckScheduler: Sendable {
 
     private mutating func takeEvent(_ event: SensorEvent, at time: Seconds) {
         let t = event.tangible
-        // When a device-timed sensor changed: its arrival less its delay over the fastest
-        // notification (the host's own link reports carry no device time).
-        var changedAt: Seconds?
-        if config.deviceTimedRounds, let dt = event.deviceTime, event.kind != .link {
-            clocks[t, default: DeviceClockLatency()].observe(deviceTime: dt, arrival: event.arrival)
-            changedAt = clocks[t]!.delay(deviceTime: dt, arrival: event.arrival).map { event.arrival - $0 }
-        }
         switch event.kind {
         case .light:
             guard event.value == 0 || event.value == 1 else { diagnostics.count(.badLightValue); return }
@@ -289,17 +261,14 @@ public struct LightCheckScheduler: Sendable {
                 verdict = .spontaneous
             } else if checks[t] != nil {
                 let why = explanation(of: t, flipFrom: previous, to: colour, at: time)
-                verdict = checks[t]!.flip(at: time, config: config, explanation: why, changedAt: changedAt)
+                verdict = checks[t]!.flip(at: time, config: config, explanation: why)
             } else {
                 verdict = .spontaneous
             }
             switch verdict {
             case .answer(let latency):
                 diagnostics.answers += 1
-                if let latency {
-                    latencyModels[t, default: LatencyModel()].record(latency, settings: config.latency)
-                    if let changedAt { sensorModels[t, default: LatencyModel()].record(latency - (time - changedAt), settings: config.sensorLatency) }
-                }
+                if let latency { latencyModels[t, default: LatencyModel()].record(latency, settings: config.latency) }
             case .spontaneous:
                 // The first report of a sensor is its state, not a change.
                 if previous != nil { diagnostics.spontaneousFlips[t, default: 0] += 1 }
@@ -317,9 +286,7 @@ public struct LightCheckScheduler: Sendable {
     private mutating func tick(at time: Seconds) {
         for t in checks.keys.sorted() {
             let before = checks[t]!.rounds
-            let timed = deviceTimedWindow(for: t)
-            if checks[t]!.tick(at: time, deadline: timed?.window ?? deadline(for: t), presentationDelay: presentationDelay,
-                               config: config, settle: timed?.settle),
+            if checks[t]!.tick(at: time, deadline: deadline(for: t), presentationDelay: presentationDelay, config: config),
                colours[t] == nil {
                 colours[t] = config.primeColour
             }
@@ -409,7 +376,7 @@ public struct LightCheckScheduler: Sendable {
         let d = model.deadline(config.latency)
         return ProbeSelector(likelihood: .make(window: d, config: config),
                              expectedFlipTime: presentationDelay + model.expectedLatency(config.latency),
-                             expectedSilenceTime: presentationDelay + (deviceTimedWindow(for: tangible)?.window ?? d),
+                             expectedSilenceTime: presentationDelay + d,
                              resetTime: presentationDelay + frameInterval)
     }
 
@@ -577,11 +544,7 @@ public struct LightCheckScheduler: Sendable {
                 if under.contains(where: { check.departedPositions[$0.id] != nil }) { out.none = true }
                 // A patch over one of the hypotheses explains that one; "none" puts the
                 // sensor elsewhere: under a patch off every hypothesis but near enough.
-                // So did a patch over a candidate of a rival check (one that offers every place
-                // this one does: two PERCs of one pattern fit each other's touches), where this
-                // PERC may stand.
-                if under.isEmpty, places.contains(where: { $0.at.distance(to: p.center) < p.radius + reachOfNone })
-                    || overRivalCandidate(p, of: t) { out.none = true }
+                if under.isEmpty, places.contains(where: { $0.at.distance(to: p.center) < p.radius + reachOfNone }) { out.none = true }
             }
         }
         // Another searching tangible's sensor answered one of this round's patches: when that
@@ -599,23 +562,6 @@ public struct LightCheckScheduler: Sendable {
             if answered.count == 1 { out.none = true }
         }
         return out
-    }
-
-    /// Whether `patch` lies over a live candidate of another tangible's check that offers
-    /// every candidate place of `t`'s check too (and more: where `t` may stand instead).
-    private func overRivalCandidate(_ patch: Patch, of t: TangibleID) -> Bool {
-        guard let mine = checks[t] else { return false }
-        let apart = 2 * config.minPatchRadius
-        func live(_ c: VerificationCheck) -> [Vec2] {
-            c.need.hypotheses.filter { c.belief.weight(of: $0.id) >= 1e-3 }.map(\.sensorPosition)
-        }
-        let myPlaces = mine.need.hypotheses.map(\.sensorPosition)
-        return checks.contains { other, check in
-            guard other != t else { return false }
-            let theirs = live(check)
-            return theirs.contains { $0.distance(to: patch.center) < patch.radius + config.patchGap }
-                && myPlaces.allSatisfy { p in theirs.contains { $0.distance(to: p) < apart } }
-        }
     }
 
     /// The largest distance from a tangible's origin to the edge of its footprint.
@@ -788,4 +734,3 @@ private struct TestPatches: Sendable {
     /// The overlay in which the patches as they are now first showed.
     var firstOverlay: UInt64?
 }
-

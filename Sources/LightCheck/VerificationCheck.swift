@@ -48,21 +48,6 @@ struct VerificationCheck: Sendable {
     var patchIDs: [Int: Int] = [:]
     /// Whether the last tick had to assume the presentation (no report came in time).
     private(set) var lastTickAssumedPresentation = false
-    /// A round counted silent when its sensor window closed, before every notification the
-    /// sensor may have sent in it could arrive (a device-timed sensor, `LightCheckScheduler`):
-    /// the next round runs meanwhile. A flip the sensor made inside its window and that
-    /// arrives later undoes the silence and counts as its answer.
-    struct Provisional: Sendable {
-        var round: CheckRound
-        var beliefBefore: CandidateBelief
-        /// When its probes were up (`CheckRound.presentedAt` or the assumed start) and when
-        /// its window closed.
-        var start: Seconds
-        var end: Seconds
-        /// After this no notification of a flip inside its window can still arrive.
-        var finalAt: Seconds
-    }
-    private(set) var provisional: Provisional?
     /// The colour last drawn at each hypothesis's candidate (absent: nothing drawn there).
     var shown: [Int: LightColour] = [:]
     private var lingering: [Hypothesis] = []
@@ -116,19 +101,9 @@ struct VerificationCheck: Sendable {
     }
 
     /// A flip of the sensor in the frame at `time`.
-    mutating func flip(at time: Seconds, config: LightCheckConfig, explanation: FlipExplanation = .nothing,
-                       changedAt: Seconds? = nil) -> FlipVerdict {
-        if let verdict = answerLate(at: time, changedAt: changedAt, config: config, explanation: explanation) { return verdict }
-        // Notifications come in order: a flip this late means the provisional round was silent.
-        provisional = nil
+    mutating func flip(at time: Seconds, config: LightCheckConfig, explanation: FlipExplanation = .nothing) -> FlipVerdict {
         guard case .showing(let r) = state else { return .spontaneous }
         state = .idle
-        // The device time says the sensor changed before the probes could be seen.
-        if let changedAt, r.phase == .probing,
-           changedAt < (r.presentedAt ?? (r.plannedAt + config.assumedPresentationDelay)) + config.sensorLatency.minResponseLatency {
-            voidedRounds += 1
-            return .spontaneous
-        }
         switch r.meaning(ofFlipAt: time, config: config) {
         case .primed:
             return .primed
@@ -152,49 +127,9 @@ struct VerificationCheck: Sendable {
         }
     }
 
-    /// A flip the sensor made (`changedAt`, from its device time) before the current round
-    /// could be answered: the answer to the provisional round. The current round, planned
-    /// from the colour before the flip, shows its probes in the colour the sensor now sees
-    /// and its decoys in the other: it goes on with the roles swapped (same picture).
-    private mutating func answerLate(at time: Seconds, changedAt: Seconds?, config: LightCheckConfig,
-                                     explanation: FlipExplanation) -> FlipVerdict? {
-        guard let p = provisional, let changedAt else { return nil }
-        let current = currentRound
-        // A sensor answers no sooner than `sensorLatency.minResponseLatency` (a display frame):
-        // a change before that after the running round showed is the earlier round's.
-        let limit = current.map { ($0.presentedAt ?? ($0.plannedAt + config.assumedPresentationDelay)) + config.sensorLatency.minResponseLatency } ?? p.end
-        guard changedAt < limit else { return nil }
-        provisional = nil
-        guard changedAt >= p.start + config.sensorLatency.minResponseLatency else {
-            voidedRounds += 1
-            if current != nil { state = .idle }
-            return .spontaneous
-        }
-        belief = p.beliefBefore
-        belief.update(flipped: true, likelihood: .make(window: min(changedAt, p.end) - p.start, config: config),
-                      role: p.round.role(of:), explanation: explanation)
-        answered.formUnion(p.round.probed)
-        answerSets.append(p.round.probed.union(explanation.explained))
-        if var r = current {
-            if r.phase == .probing {
-                r.colour = r.colour.opposite
-                r.probed = r.drawn.subtracting(r.probed)
-                state = .showing(r)
-            } else {
-                state = .idle
-            }
-        }
-        let plausible = p.round.probed.reduce(0) { $0 + belief.weight(of: $1) } >= 0.5
-        return .answer(latency: plausible && !p.round.presentationAssumed ? time - p.start : nil)
-    }
-
     /// The clock. Returns true when a priming round ended without a flip (the prime colour
-    /// is then assumed). With `settle` (a device-timed sensor) a probing round ends when
-    /// its sensor window (`deadline`) closes, and its silence stays provisional for `settle`
-    /// more (the longest the link may still take to bring a flip made in the window).
-    mutating func tick(at time: Seconds, deadline: Seconds, presentationDelay: Seconds, config: LightCheckConfig,
-                       settle: Seconds? = nil) -> Bool {
-        if let p = provisional, time >= p.finalAt { provisional = nil }
+    /// is then assumed).
+    mutating func tick(at time: Seconds, deadline: Seconds, presentationDelay: Seconds, config: LightCheckConfig) -> Bool {
         lastTickAssumedPresentation = false
         guard case .showing(var r) = state else { return false }
         let wasAssumed = r.presentationAssumed
@@ -209,10 +144,6 @@ struct VerificationCheck: Sendable {
             return true
         case .silent(let window):
             state = .idle
-            if let settle, r.phase == .probing, let start = r.presentedAt {
-                provisional = Provisional(round: r, beliefBefore: belief, start: start, end: start + window,
-                                          finalAt: start + window + settle)
-            }
             belief.update(flipped: false, likelihood: .make(window: window, config: config), role: r.role(of:))
             rounds += 1
             return false
@@ -248,8 +179,6 @@ struct VerificationCheck: Sendable {
 
     /// The outcome, once the evidence (or the budget) decides it.
     func decision(at time: Seconds, config: LightCheckConfig) -> VerificationOutcome.Result? {
-        // A silence that a late flip may still undo decides nothing yet.
-        if provisional != nil { return nil }
         let stationary = kind == .stationary
         let confirmAt = stationary ? config.stationaryConfirmPosterior : config.confirmPosterior
         let rejectAt = stationary ? config.stationaryRejectPosterior : config.rejectPosterior

@@ -703,18 +703,8 @@ public struct PercMachine: Sendable {
         chosen = Array(chosen.prefix(config.maxHypotheses))
         guard !chosen.isEmpty else {
             // A marker touch that dropped out takes every candidate of a running check with
-            // it until it comes back as a new trace, a few frames later: the check waits for
-            // that (`dropoutGrace`) rather than going, with its evidence, to be asked again
-            // under a new request.
-            if var check = s.check, check.kind == .identify, !check.isMoving {
-                let since = check.orphanedSince ?? time
-                if time - since <= config.dropoutGrace {
-                    check.orphanedSince = since
-                    s.check = check
-                    return
-                }
-            }
-            s.check = nil
+            // it until it comes back as a new trace, a few frames later.
+            if !waitsForItsCandidates(&s, time) { s.check = nil }
             return
         }
         let v = chosen.reduce(Vec2.zero) { $0 + $1.velocity } / Double(chosen.count)
@@ -730,18 +720,22 @@ public struct PercMachine: Sendable {
             return
         }
         // None of its candidates is offered this frame, others are: candidates at the edge of
-        // a tolerance flap (a still pair gives way to a moving one for a frame). The check
-        // waits for its own as for a dropout rather than being asked anew every frame.
-        if var check = s.check, check.kind == .identify, !check.isMoving {
-            let since = check.orphanedSince ?? time
-            if time - since <= config.dropoutGrace {
-                check.orphanedSince = since
-                s.check = check
-                return
-            }
-        }
+        // a tolerance flap (a still pair gives way to a moving one for a frame).
+        if waitsForItsCandidates(&s, time) { return }
         s.check = PendingCheck(request: newRequest(), kind: .identify, candidates: chosen, isMoving: moving, velocity: v)
         out.append(.checkRequested(request: s.check!.request, kind: .identify, hypotheses: chosen.count))
+    }
+
+    /// Whether the running identify check of a still PERC, none of whose candidates is
+    /// offered now, waits for them (`dropoutGrace`) rather than going, with its evidence, to
+    /// be asked again under a new request.
+    private func waitsForItsCandidates(_ s: inout Search, _ time: Seconds) -> Bool {
+        guard var check = s.check, check.kind == .identify, !check.isMoving else { return false }
+        let since = check.orphanedSince ?? time
+        guard time - since <= config.dropoutGrace else { return false }
+        check.orphanedSince = since
+        s.check = check
+        return true
     }
 
     // MARK: Helpers

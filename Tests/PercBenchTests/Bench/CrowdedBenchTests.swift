@@ -19,15 +19,14 @@ import PercTestSupport
         #expect(!run.stdout.contains("reason: MTKTangibles.TransitionReason.windowGuess"), "\(run.stdout)")
     }
 
-    /// Seeds that swapped a pair of one pattern before: 4 (before device-timed rounds), 6
-    /// (a flip made before its round was on screen, and one answering a gap between rounds)
-    /// and 8 (a PERC whose only candidate was the other's place, its sensor answering the
-    /// other check's patch over its own place).
-    @Test func otherSeedsSwapNothingEither() throws {
-        let run = try CLI.run(["bench", "crowded", "--seeds", "4", "6", "8"])
+    /// Seed 4 swapped two scalene PERCs for 1,938 frames each: one's sensor answered the
+    /// scene during a frame with no patch over its place between two rounds, and the flip
+    /// was read as an answer to the next round (a gone patch only explained a flip when no
+    /// patch covered its place at the time of the flip).
+    @Test func aGapBetweenRoundsIsNoAnswer() throws {
+        let run = try CLI.run(["bench", "crowded", "--seeds", "4"])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("swapped: none (goal: 0)"), "\(run.stdout)")
-        #expect(run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("seed ") && $0.contains("swapped 0,") }.count == 3, "\(run.stdout)")
     }
 
     @Test func badOptionsAreRefused() throws {

@@ -1,6 +1,5 @@
 // The pairing agent's answers (NoInputNoOutput) and the latency estimate of monitor.
 import Testing
-import MTKTangibles
 @testable import PercBlueZ
 
 @Suite struct BlueZAgentTests {
@@ -60,7 +59,8 @@ import MTKTangibles
 @Suite struct DeviceClockDriftTests {
     /// A PERC clock running 50 ppm slow: each notification's offset grows 50 µs per second.
     /// The fastest of the last 64–128 notifications is the reference, so a notification with
-    /// the least link delay reads as about that, not as the drift gathered since the first.
+    /// the least link delay reads as about that, not as the drift gathered since the first
+    /// (`percbridge monitor` on a link that lives for days).
     @Test func aDriftingClockIsFollowed() {
         var l = DeviceClockLatency()
         var device: UInt32 = 7_000_000

@@ -52,8 +52,7 @@ public struct DeviceClockLatency: Hashable, Sendable {
         return (offset < Self.sharedClockLimit ? Double(offset) / 1e6 : nil, jitter)
     }
 
-    /// How long after the sensor changed a notification that arrived at `arrival` stamped
-    /// `deviceTime` was sent, at most (its delay above the fastest seen); nil before any sample.
+    /// A notification's delay above the fastest seen (without recording it); nil before any sample.
     public func delay(deviceTime: UInt32, arrival: Double) -> Double? {
         guard let m = minOffset else { return nil }
         let offset = UInt32(truncatingIfNeeded: UInt64(max(0, arrival) * 1_000_000)) &- deviceTime
