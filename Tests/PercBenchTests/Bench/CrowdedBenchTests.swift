@@ -19,10 +19,10 @@ import PercTestSupport
         #expect(!run.stdout.contains("reason: MTKTangibles.TransitionReason.windowGuess"), "\(run.stdout)")
     }
 
-    /// Seed 4 swapped two scalene PERCs for 1,938 frames each: one's sensor answered the
-    /// scene during a frame with no patch over its place between two rounds, and the flip
-    /// was read as an answer to the next round (a gone patch only explained a flip when no
-    /// patch covered its place at the time of the flip).
+    /// Seed 4 swapped two scalene PERCs for 1,938 frames each while a gone patch explained a
+    /// flip only if no patch covered its place at the time of the flip: a frame with no patch
+    /// there between two rounds went unexplained, and a sensor answering the scene of that
+    /// frame was read as answering the next round (docs/lightcheck.md, "A gap between rounds").
     @Test func aGapBetweenRoundsIsNoAnswer() throws {
         let run = try CLI.run(["bench", "crowded", "--seeds", "4"])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
