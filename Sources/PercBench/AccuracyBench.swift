@@ -69,6 +69,9 @@ struct AccuracyBench: ParsableCommand {
         Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
     }
 
+    /// `seconds` (never below 0) in the microseconds those histograms count.
+    private static func micros(_ seconds: Seconds) -> UInt64 { UInt64(max(0, seconds) * 1_000_000) }
+
     /// How one case ended.
     private struct CaseResult {
         var verdict: Verdict
@@ -162,8 +165,8 @@ struct AccuracyBench: ParsableCommand {
             if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0, 0)].wrong += 1 }
             if verdict == .unresolved { byTouches[touches, default: (0, 0, 0, 0)].unresolved += 1 }
             if verdict == .correct, let a = result.afterLastTouch, let r = recognisedAfter {
-                _ = afterTouch.record(UInt64(max(0, a) * 1_000_000))
-                _ = touchAfterFieldOn.record(UInt64(max(0, r - a) * 1_000_000))
+                _ = afterTouch.record(AccuracyBench.micros(a))
+                _ = touchAfterFieldOn.record(AccuracyBench.micros(r - a))
                 if a > 0.3 {
                     slow += 1
                     if slowExamples.count < 8 { slowExamples.append((c.index, a)) }
@@ -172,7 +175,7 @@ struct AccuracyBench: ParsableCommand {
             if verdict == .missed {
                 causes[result.cause, default: 0] += 1
                 if causeExamples[result.cause, default: []].count < 5 { causeExamples[result.cause, default: []].append(c.index) }
-                if let age = result.openCheckAge { _ = openAges.record(UInt64(max(0, age) * 1_000_000)) }
+                if let age = result.openCheckAge { _ = openAges.record(AccuracyBench.micros(age)) }
             }
             switch verdict {
             case .correct: counts["correct", default: 0] += 1
@@ -180,14 +183,14 @@ struct AccuracyBench: ParsableCommand {
             case .wrongTrace: counts["wrong", default: 0] += 1; if wrongExamples.count < 10 { wrongExamples.append(c.index) }
             case .missed: counts["missed", default: 0] += 1
             }
-            if let r = recognisedAfter { _ = latency.record(UInt64(max(0, r) * 1_000_000)) }
+            if let r = recognisedAfter { _ = latency.record(AccuracyBench.micros(r)) }
             let cls = "\(result.pattern), \(touches)"
             byClass[cls, default: (0, AccuracyBench.microseconds(), [])].cases += 1
             if verdict == .correct, let r = recognisedAfter {
                 let k = AccuracyBench.situation(c, touches: touches)
-                _ = bySituation[k, default: AccuracyBench.microseconds()].record(UInt64(max(0, r) * 1_000_000))
+                _ = bySituation[k, default: AccuracyBench.microseconds()].record(AccuracyBench.micros(r))
                 if r > 0.35 && slowBySituation[k, default: []].count < 6 { slowBySituation[k, default: []].append(c.index) }
-                _ = byClass[cls]!.latency.record(UInt64(max(0, r) * 1_000_000))
+                _ = byClass[cls]!.latency.record(AccuracyBench.micros(r))
                 if r > 0.3 && byClass[cls]!.slow.count < 3 { byClass[cls]!.slow.append(c.index) }
             }
         }

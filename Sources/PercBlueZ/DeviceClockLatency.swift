@@ -11,7 +11,7 @@
 /// (two buckets), so a device clock that drifts against ours (tens of ppm: milliseconds a
 /// minute) moves the reference with it, and the state stays the same size however long the
 /// link lives. Pure: the caller gives every time.
-public struct DeviceClockLatency: Hashable, Sendable {
+public struct DeviceClockLatency: Sendable {
     public static let window = 64
     static let sharedClockLimit: UInt32 = 5_000_000
 
@@ -19,11 +19,6 @@ public struct DeviceClockLatency: Hashable, Sendable {
     private var current: UInt32?
     private var previous: UInt32?
     private var inCurrent = 0
-    /// The largest jitter seen in the current and the previous bucket.
-    private var currentMaxJitter: Double = 0
-    private var previousMaxJitter: Double = 0
-    /// Samples seen, counted up to 2 × `window`.
-    public private(set) var samples = 0
 
     public init() {}
 
@@ -42,23 +37,11 @@ public struct DeviceClockLatency: Hashable, Sendable {
         let offset = arrivalMicros &- deviceTime
         if current == nil || Self.earlier(offset, current!) { current = offset }
         let jitter = Double(offset &- minOffset!) / 1e6
-        currentMaxJitter = max(currentMaxJitter, jitter)
         inCurrent += 1
-        samples = min(samples + 1, 2 * Self.window)
         if inCurrent >= Self.window {
-            previous = current; previousMaxJitter = currentMaxJitter
-            current = nil; currentMaxJitter = 0; inCurrent = 0
+            previous = current
+            current = nil; inCurrent = 0
         }
         return (offset < Self.sharedClockLimit ? Double(offset) / 1e6 : nil, jitter)
     }
-
-    /// A notification's delay above the fastest seen (without recording it); nil before any sample.
-    public func delay(deviceTime: UInt32, arrival: Double) -> Double? {
-        guard let m = minOffset else { return nil }
-        let offset = UInt32(truncatingIfNeeded: UInt64(max(0, arrival) * 1_000_000)) &- deviceTime
-        return Self.earlier(offset, m) ? 0 : Double(offset &- m) / 1e6
-    }
-
-    /// The largest delay above the fastest seen in the recent samples.
-    public var recentMaxJitter: Double { max(currentMaxJitter, previousMaxJitter) }
 }

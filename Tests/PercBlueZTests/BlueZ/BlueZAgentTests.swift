@@ -65,22 +65,22 @@ import Testing
         var l = DeviceClockLatency()
         var device: UInt32 = 7_000_000
         var arrival = 50.0
+        var slowest = 0.0
         for k in 0..<2_000 {
             arrival += 1
             device &+= 999_950
             let link = Double(k % 10) * 0.003  // 0–27 ms
-            _ = l.observe(deviceTime: device, arrival: arrival + link)
+            let jitter = l.observe(deviceTime: device, arrival: arrival + link).jitter
+            if k >= 2 * DeviceClockLatency.window { slowest = max(slowest, jitter) }
         }
         // 2,000 s at 50 ppm: 100 ms of drift; the reference is at most 128 s (6.4 ms) old.
-        let fast = l.delay(deviceTime: device &+ 999_950, arrival: arrival + 1)
-        #expect(fast.map { $0 < 0.01 } == true)
-        #expect(l.samples == 2 * DeviceClockLatency.window)
-        #expect(l.recentMaxJitter < 0.04)
+        let fast = l.observe(deviceTime: device &+ 999_950, arrival: arrival + 1).jitter
+        #expect(fast < 0.01)
+        #expect(slowest < 0.04)
     }
 
-    @Test func noReferenceBeforeTheFirstSample() {
-        let l = DeviceClockLatency()
-        #expect(l.delay(deviceTime: 5, arrival: 1) == nil)
-        #expect(l.samples == 0)
+    @Test func theFirstSampleIsItsOwnReference() {
+        var l = DeviceClockLatency()
+        #expect(l.observe(deviceTime: 5, arrival: 1).jitter == 0)
     }
 }
