@@ -42,6 +42,30 @@ struct CalibrationSearch: Sendable {
     private(set) var lastRoundAnswered = false
     /// Patch ids: the first decoy's (the others follow it), the probe's.
     var patchIDs: (Int, Int)?
+    /// A locate search's finished rounds, and those it took over from the tangible's locate
+    /// before (`replay`), oldest first: a later locate of the same still PERC goes on from
+    /// them (at most `maxEvidence`).
+    private(set) var evidence: [LocateEvidence] = []
+    static let maxEvidence = 48
+    /// A locate's sensor positions by lone touch: its own, then those of earlier locates it
+    /// took rounds over from, around touches it does not search (at most `maxGroups` in all).
+    private(set) var touchGroups: [TouchCells] = []
+    static let maxGroups = 16
+
+    /// The sensor positions of a locate's poses around one lone touch (the circles' centre).
+    struct TouchCells: Sendable {
+        var touch: Vec2
+        var cells: [Vec2]
+    }
+
+    /// One finished locate round: the discs on screen and whether the sensor answered.
+    struct LocateEvidence: Sendable {
+        var probe: Probe
+        var decoys: [Probe]
+        var flipped: Bool
+        var likelihood: FlipLikelihood
+        var at: Seconds
+    }
 
     init(request: CalibrationRequest, at time: Seconds, settings: CalibrationSettings) {
         let extent = Self.extent(of: request.footprint)
@@ -65,13 +89,16 @@ struct CalibrationSearch: Sendable {
     init(locate need: VerificationNeed, at time: Seconds, settings: CalibrationSettings, margin: Double) {
         let hs = need.hypotheses
         var decoys: [Probe] = []
+        var groups: [TouchCells] = []
         for group in Dictionary(grouping: hs, by: { $0.traces.first ?? 0 }).sorted(by: { $0.key < $1.key }) {
             let centre = group.value.reduce(Vec2.zero) { $0 + $1.sensorPosition } / Double(group.value.count)
             let r = group.value.map { $0.sensorPosition.distance(to: centre) }.max() ?? 0
             decoys.append(Probe(center: centre, radius: r + margin))
+            groups.append(TouchCells(touch: centre, cells: group.value.map(\.sensorPosition)))
         }
         self.init(purpose: .locate(request: need.request, ids: hs.map(\.id)), settings: settings, frame: Pose(position: .zero, angle: 0),
                   cells: hs.map(\.sensorPosition), decoys: decoys, priorNone: 0.1, at: time)
+        touchGroups = groups
     }
 
     private init(purpose: Purpose, settings: CalibrationSettings, frame: Pose, cells: [Vec2], decoys: [Probe],
@@ -126,7 +153,7 @@ struct CalibrationSearch: Sendable {
             return .spontaneous
         case .answer(let window, let latency):
             guard let p = probe else { return .spontaneous }
-            update(flipped: true, probe: p, window: window, config: config)
+            update(flipped: true, probe: p, window: window, config: config, at: time)
             lastRoundAnswered = true
             return .answer(latency: latency)
         }
@@ -147,25 +174,67 @@ struct CalibrationSearch: Sendable {
         case .silent(let window):
             round = nil
             lastRoundAnswered = false
-            if let p = probe { update(flipped: false, probe: p, window: window, config: config) }
+            if let p = probe { update(flipped: false, probe: p, window: window, config: config, at: time) }
             return false
         }
     }
 
-    private mutating func update(flipped: Bool, probe p: Probe, window: Double, config: LightCheckConfig) {
+    private mutating func update(flipped: Bool, probe p: Probe, window: Double, config: LightCheckConfig, at time: Seconds) {
         rounds += 1
         let lk = FlipLikelihood.make(window: window, config: config)
-        let blur = settings.edgeBlur
+        Self.weigh(cells, &weights, none: &none, flipped: flipped, probe: p, decoys: nil, likelihood: lk, blur: settings.edgeBlur)
+        if isLocate {
+            evidence.append(LocateEvidence(probe: p, decoys: decoys, flipped: flipped, likelihood: lk, at: time))
+            if evidence.count > Self.maxEvidence { evidence.removeFirst(evidence.count - Self.maxEvidence) }
+        }
+    }
+
+    /// Bayes' rule for one round over `cells`: a cell under the probe flips with `probed`,
+    /// one under a decoy with `decoyed`, one under no patch with `uncovered` (the edges
+    /// blurred); `decoys` nil: every cell lies under one (the search's own rounds).
+    private static func weigh(_ cells: [Vec2], _ weights: inout [Double], none: inout Double, flipped: Bool, probe p: Probe,
+                              decoys: [Probe]?, likelihood lk: FlipLikelihood, blur: Double) {
         var total = 0.0
         for i in cells.indices {
-            let inside = Self.insideFraction(cells[i].distance(to: p.center), radius: p.radius, blur: blur)
-            let pf = inside * lk.probed + (1 - inside) * lk.decoyed
+            let inside = insideFraction(cells[i].distance(to: p.center), radius: p.radius, blur: blur)
+            var pf = inside * lk.probed
+            if let decoys {
+                let decoyed = decoys.map { insideFraction(cells[i].distance(to: $0.center), radius: $0.radius, blur: blur) }.max() ?? 0
+                pf += (1 - inside) * (decoyed * lk.decoyed + (1 - decoyed) * lk.uncovered)
+            } else {
+                pf += (1 - inside) * lk.decoyed
+            }
             weights[i] *= flipped ? pf : 1 - pf
             total += weights[i]
         }
         none *= flipped ? lk.uncovered : 1 - lk.uncovered
         total += none
         if total > 0 { for i in weights.indices { weights[i] /= total }; none /= total }
+    }
+
+    /// Takes over the rounds of an earlier locate of the same still tangible: each weighs the
+    /// cells as the discs then on screen covered them (a cell under none of them saw the app's
+    /// scene: `uncovered`). The earlier locate's positions around touches this one does not
+    /// search (`groups`) are weighed too and their mass goes to "none": where those rounds
+    /// found the sensor may be on none of this locate's poses. Rounds are not counted
+    /// (`maxRounds` is this search's own).
+    mutating func replay(evidence past: [LocateEvidence], groups: [TouchCells]) {
+        guard isLocate, !past.isEmpty else { return }
+        let own = touchGroups
+        // (At most `maxGroups` touches in all: the newest kept.)
+        let shadows = Array(groups.filter { g in !own.contains { $0.touch.distance(to: g.touch) <= 1 } }
+            .prefix(max(0, Self.maxGroups - own.count)))
+        let all = cells + shadows.flatMap(\.cells)
+        var w = Array(repeating: (1 - none) / Double(max(1, all.count)), count: all.count)
+        var noneMass = none
+        for e in past {
+            Self.weigh(all, &w, none: &noneMass, flipped: e.flipped, probe: e.probe, decoys: e.decoys, likelihood: e.likelihood,
+                       blur: settings.edgeBlur)
+        }
+        weights = Array(w[..<cells.count])
+        none = noneMass + w[cells.count...].reduce(0, +)
+        touchGroups = own + shadows
+        evidence = Array((past + evidence).suffix(Self.maxEvidence))
     }
 
     /// 1 well inside the disc, 0 well outside, linear across the blurred edge.

@@ -121,6 +121,13 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// `maxRounds` is inconclusive (asked again later). `gridSpacing` is not used (the
     /// engine's `locateTurnStep` sets the cells).
     public var locate: CalibrationSettings = .locateDefaults
+    /// A locate search that starts again for a PERC that has not been lifted (its lone
+    /// touches changed, or an identify check of it ran in between) goes on from the rounds
+    /// of its locate before that ended at most this long ago (seconds), when the two share
+    /// a lone touch where it was: each round is still evidence about where the sensor lies.
+    /// 0 starts every search from nothing. Recordings made before this setting existed read
+    /// it as 0, so they replay as they ran.
+    public var locateMemory: Seconds = 2
 
     public init() {}
 
@@ -160,6 +167,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         stationaryConfirmPosterior = try v(.stationaryConfirmPosterior, d.stationaryConfirmPosterior)
         stationaryRejectPosterior = try v(.stationaryRejectPosterior, d.stationaryRejectPosterior)
         calibration = try v(.calibration, d.calibration)
+        locateMemory = try v(.locateMemory, 0)
         locate = c.contains(.locate) ? try CalibrationSettings(from: c.superDecoder(forKey: .locate), defaults: d.locate) : d.locate
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))
@@ -184,6 +192,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
             ("presentationTimeout", presentationTimeout), ("spontaneousFlipRate", spontaneousFlipRate),
             ("sceneFlipRate", sceneFlipRate), ("maxCheckSpeed", maxCheckSpeed), ("explainReach", explainReach),
         ]
+        if !(locateMemory >= 0 && locateMemory <= 60) { return "locateMemory must lie in [0, 60] seconds (got \(locateMemory))" }
         for (name, x) in positive where !(x > 0 && x.isFinite) {
             return "\(name) must be a positive number (got \(x))"
         }

@@ -16,6 +16,9 @@ public struct LightCheckScheduler: Sendable {
 
     private var checks: [TangibleID: VerificationCheck] = [:]
     private var searches: [TangibleID: CalibrationSearch] = [:]
+    /// The last locate search of each tangible that ended: its rounds and the lone touches it
+    /// searched around (its decoys' centres), for a later locate of the same still PERC.
+    private var pastLocates: [TangibleID: (evidence: [CalibrationSearch.LocateEvidence], groups: [CalibrationSearch.TouchCells])] = [:]
     /// Patches shown for another part (a diagnose light test), by tangible.
     private var tests: [TangibleID: TestPatches] = [:]
     private var cancelledSearches: [CalibrationResult] = []
@@ -218,7 +221,14 @@ public struct LightCheckScheduler: Sendable {
             knownTangibles.insert(t)
             if need.kind == .locate {
                 // (A calibration of the tangible holds its sensor: the need waits.)
-                if searches[t] == nil { searches[t] = CalibrationSearch(locate: need, at: time, settings: config.locate, margin: config.patchRadius) }
+                if searches[t] == nil {
+                    var search = CalibrationSearch(locate: need, at: time, settings: config.locate, margin: config.patchRadius)
+                    if config.locateMemory > 0, let past = pastLocates[t],
+                       search.decoys.contains(where: { d in past.groups.contains { $0.touch.distance(to: d.center) <= 1 } }) {
+                        search.replay(evidence: past.evidence.filter { $0.at >= time - config.locateMemory }, groups: past.groups)
+                    }
+                    searches[t] = search
+                }
                 continue
             }
             checks[t] = VerificationCheck(need: need, at: time, config: config)
@@ -278,7 +288,11 @@ public struct LightCheckScheduler: Sendable {
         case .link where event.value == 0:
             // A reconnected sensor's state is unknown until it reports again.
             colours[t] = nil
-        case .link, .field, .battery, .heartbeat:
+            pastLocates[t] = nil
+        case .field:
+            // Lifted or set down: where its sensor was is no longer where it is.
+            pastLocates[t] = nil
+        case .link, .battery, .heartbeat:
             break
         }
     }
@@ -353,6 +367,7 @@ public struct LightCheckScheduler: Sendable {
     /// of a running round (or of the last one, `patchesShown`) for a while.
     private mutating func endSearch(_ t: TangibleID, at time: Seconds, patchesShown: Bool = false) {
         if searches[t]?.round != nil || patchesShown { keepQuiet(t, from: time) }
+        if let s = searches[t], s.isLocate, !s.evidence.isEmpty { pastLocates[t] = (s.evidence, s.touchGroups) }
         searches[t] = nil
     }
 

@@ -59,7 +59,8 @@ public struct LightCheckRig<Planner: LightCheckPlanning> {
             let offset = believedOffsets[c.tangible] ?? def.lightSensorOffset ?? .zero
             let hypotheses = c.relativePoses.enumerated().map { (n, rel) -> Hypothesis in
                 let p = Pose(position: pose.apply(rel.position), angle: pose.angle + rel.angle)
-                return Hypothesis(id: n, pose: p, sensorPosition: p.apply(offset), traces: [])
+                return Hypothesis(id: n, pose: p, sensorPosition: p.apply(offset),
+                                  traces: c.hypothesisTraces.indices.contains(n) ? c.hypothesisTraces[n] : [])
             }
             out.append(VerificationNeed(tangible: c.tangible, request: c.request, kind: c.kind, hypotheses: hypotheses,
                                         footprint: def.footprint, velocity: velocity, isMoving: velocity.length > 2))

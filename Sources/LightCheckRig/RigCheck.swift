@@ -15,11 +15,15 @@ public struct RigCheck: Hashable, Sendable {
     public var trueIndex: Int?
     /// When the rig starts posing the need.
     public var from: Seconds
+    /// Each hypothesis's traces (as the engine names the touches it stands on); none when
+    /// shorter than `relativePoses`.
+    public var hypothesisTraces: [[UInt64]]
 
     public init(tangible: TangibleID, request: UInt64, kind: VerificationNeed.Kind = .identify,
-                relativePoses: [Pose], trueIndex: Int?, from: Seconds) {
+                relativePoses: [Pose], trueIndex: Int?, from: Seconds, hypothesisTraces: [[UInt64]] = []) {
         self.tangible = tangible; self.request = request; self.kind = kind
         self.relativePoses = relativePoses; self.trueIndex = trueIndex; self.from = from
+        self.hypothesisTraces = hypothesisTraces
     }
 
     /// How an outcome scores against the truth.

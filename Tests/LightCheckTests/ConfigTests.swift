@@ -13,6 +13,7 @@ import Testing
         var expected = LightCheckConfig()
         expected.everyPatchEvidence = false
         expected.toldApartFromDeparted = false
+        expected.locateMemory = 0
         #expect(try decode("{}") == expected)
     }
 
@@ -26,6 +27,21 @@ import Testing
         let back = try decode(String(decoding: JSONEncoder().encode(LightCheckConfig()), as: UTF8.self))
         #expect(back == LightCheckConfig())
         #expect(throws: DecodingError.self) { try decode(#"{"explainReach": 0}"#) }
+    }
+
+    /// A locate goes on from its PERC's locate before (`locateMemory`) in new runs; a
+    /// recording made before the setting existed starts every search from nothing, as it ran.
+    /// Out of range is refused with its name.
+    @Test func recordingsMadeBeforeLocateMemoryReadItAsZero() throws {
+        #expect(LightCheckConfig().locateMemory == 2)
+        #expect(try decode(#"{"patchRadius": 4}"#).locateMemory == 0)
+        #expect(try decode(#"{"locateMemory": 1.5}"#).locateMemory == 1.5)
+        for bad in ["-1", "61"] {
+            #expect(throws: DecodingError.self) { try decode(#"{"locateMemory": \#(bad)}"#) }
+        }
+        var c = LightCheckConfig()
+        c.locateMemory = -1
+        #expect(c.validationProblem?.contains("locateMemory") == true)
     }
 
     @Test func namedKeysOverrideOnlyThemselves() throws {

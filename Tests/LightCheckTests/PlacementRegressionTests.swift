@@ -136,6 +136,25 @@ import LightCheck
         }
     }
 
+    /// Seed 1, case 343: a finger triangle in the PERC's pattern lands in its time window and
+    /// the PERC touches with one marker. The triangle was guessed, withdrawn and rejected by
+    /// light; then its three pairs were checked (775 ms), and the locate that came last
+    /// searched the three fingers' touches, nearest the field-on, instead of the marker's.
+    /// With `rejectedTriplesLast` the rejected triple's touches come last: the marker's touch
+    /// is located within the case. A recording made before the setting reads it as off.
+    @Test("a rejected finger triangle does not keep a one-touch PERC waiting")
+    func rejectedTriangleLast() throws {
+        let r = try play(seed: 1, index: 343)
+        #expect(!r.wrong)
+        #expect(r.correct)
+        var off = EngineConfig()
+        off.rejectedTriplesLast = false
+        let before = try play(seed: 1, index: 343, config: off)
+        #expect(!before.correct && !before.wrong)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.rejectedTriplesLast && EngineConfig().rejectedTriplesLast)
+    }
+
     /// Near-equilateral PERCs: three traces fit the pattern in three turns 120° apart, and
     /// the best fit flips with jitter. Seed 1, case 21: the window guess took the best fit,
     /// a wrong turn, and it stood (every marker ~36 mm off). Case 54: a guess with the wrong

@@ -201,7 +201,8 @@ extension Engine {
                                  origin: scene.origins[scene.originIndex[k]]))
         }
         out.sort { (abs($0.began - f), $0.trace) < (abs($1.began - f), $1.trace) }
-        return Array(out.prefix(min(config.maxLoneTouches, 8)))
+        // (With `rejectedTriplesLast` the PERC picks `maxLoneTouches` of them.)
+        return Array(out.prefix(config.rejectedTriplesLast ? 8 : min(config.maxLoneTouches, 8)))
     }
 
     /// Free touches that could be the one marker a placed PERC stands on instead of its touch:

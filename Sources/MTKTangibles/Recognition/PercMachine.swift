@@ -569,8 +569,13 @@ public struct PercMachine: Sendable {
         // PERC set down lies still; a finger sliding through a side's length) or with a
         // touch older than the window (a finger there before the PERC came) wait for the
         // search to end: each switch restarted it from nothing.
+        // So do pairs of touches of a triple light rejected while other lone touches are
+        // searched (`rejectedTriplesLast`).
+        let inRejected = rejectedTripleTraces(s)
+        let others = obs.loneTouches.contains { !inRejected.contains($0.trace) && s.rejected[[$0.trace]] == nil }
         if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
-           pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow }) { pool = [] }
+           pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow
+               || (others && $0.isTuple && $0.traceSet.allSatisfy(inRejected.contains)) }) { pool = [] }
         // Placed: its second marker touches after it was set down. A pair with a touch
         // that lay there before the PERC came (a resting finger a side's length away) is
         // no second marker (bench accuracy, seed 2 case 10: such a pair was confirmed).
@@ -604,7 +609,12 @@ public struct PercMachine: Sendable {
     /// `locateTurnStep` steps. A running one stays while its touches are still offered
     /// (some may end); it is withdrawn when none is left.
     private mutating func locate(_ lone: [LoneTouch], into s: inout Search, _ time: Seconds, _ out: inout [Action]) {
-        let touches = lone.filter { s.rejected[[$0.trace]] == nil }
+        var touches = lone.filter { s.rejected[[$0.trace]] == nil }
+        if config.rejectedTriplesLast {
+            let inRejected = rejectedTripleTraces(s)
+            touches = Array((touches.filter { !inRejected.contains($0.trace) } + touches.filter { inRejected.contains($0.trace) })
+                .prefix(min(config.maxLoneTouches, 8)))
+        }
         guard !touches.isEmpty, definition.lightSensorOffset != nil, config.locateTurnStep > 0 else {
             s.check = nil
             return
@@ -634,6 +644,13 @@ public struct PercMachine: Sendable {
         }
         s.check = PendingCheck(request: newRequest(), kind: .locate, candidates: candidates, isMoving: false, velocity: .zero)
         out.append(.checkRequested(request: s.check!.request, kind: .locate, hypotheses: candidates.count))
+    }
+
+    /// The traces of the triples a light check rejected (still resting), with
+    /// `rejectedTriplesLast`; empty without it.
+    private func rejectedTripleTraces(_ s: Search) -> Set<TraceID> {
+        guard config.rejectedTriplesLast else { return [] }
+        return Set(s.rejected.keys.filter { $0.count == 3 }.joined())
     }
 
     /// A placed PERC's upkeep: its touch moved (both points follow), ended (`tracesLost`), or
