@@ -155,6 +155,25 @@ import LightCheck
         #expect(!old.rejectedTriplesLast && EngineConfig().rejectedTriplesLast)
     }
 
+    /// Seed 1, case 388: a PERC touching with one marker next to two resting fingers. Its
+    /// locate began; a finger came to rest a side's length from the marker's touch, and the
+    /// pair took the sensor for a check (~600 ms, rejected), then the locate began again, and
+    /// so on four times: never found within the case. With `pairsWaitForLocate` such a pair
+    /// (both touches there when the locate could start) waits, and the locate finds the PERC.
+    /// A recording made before the setting reads it as off.
+    @Test("a pair the running locate covers does not take the sensor from it")
+    func pairsWaitForTheLocate() throws {
+        let r = try play(seed: 1, index: 388)
+        #expect(!r.wrong)
+        #expect(r.correct)
+        var off = EngineConfig()
+        off.pairsWaitForLocate = false
+        let before = try play(seed: 1, index: 388, config: off)
+        #expect(!before.correct && !before.wrong)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.pairsWaitForLocate && EngineConfig().pairsWaitForLocate)
+    }
+
     /// Near-equilateral PERCs: three traces fit the pattern in three turns 120° apart, and
     /// the best fit flips with jitter. Seed 1, case 21: the window guess took the best fit,
     /// a wrong turn, and it stood (every marker ~36 mm off). Case 54: a guess with the wrong

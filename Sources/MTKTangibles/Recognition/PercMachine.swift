@@ -493,6 +493,8 @@ public struct PercMachine: Sendable {
             if s.candidates.isEmpty {
                 s.phase = .lightOnly
                 out.append(.searchPhase(.lightOnly, reason: .windowExpired))
+            } else if coveredByLocate(s.candidates, s) {
+                locate(obs.loneTouches, into: &s, time, &out)
             } else {
                 request(s.candidates, into: &s, time, &out)
             }
@@ -533,9 +535,11 @@ public struct PercMachine: Sendable {
             } else if checksRivals(w, obs) {
                 // More than one triple fits: no guess can stand, so light is asked now.
                 request((w + obs.windowAlternatives).filter { s.rejected[$0.rejectionKey] == nil }, into: &s, time, &out)
-            } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter {
+            } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter,
+                      !coveredByLocate(obs.windowTuples, s) {
                 request(obs.windowTuples, into: &s, time, &out)
-            } else if w.isEmpty, obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter, s.check?.kind != .identify {
+            } else if w.isEmpty, obs.windowTuples.isEmpty || coveredByLocate(obs.windowTuples, s),
+                      time >= s.fieldOnAt + config.earlyPairCheckAfter, s.check?.kind != .identify {
                 // Nor a pair: one touch only, so far. Its sensor is searched now (a
                 // triple or pair that comes later in the window takes over).
                 locate(obs.loneTouches, into: &s, time, &out)
@@ -573,9 +577,12 @@ public struct PercMachine: Sendable {
         // searched (`rejectedTriplesLast`).
         let inRejected = rejectedTripleTraces(s)
         let others = obs.loneTouches.contains { !inRejected.contains($0.trace) && s.rejected[[$0.trace]] == nil }
+        // And, while a locate runs, pairs with a touch it searches that were there when it
+        // could start (`pairsWaitForLocate`): its poses include theirs.
         if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
            pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow
-               || (others && $0.isTuple && $0.traceSet.allSatisfy(inRejected.contains)) }) { pool = [] }
+               || (others && $0.isTuple && $0.traceSet.allSatisfy(inRejected.contains))
+               || coveredByLocate([$0], s) }) { pool = [] }
         // Placed: its second marker touches after it was set down. A pair with a touch
         // that lay there before the PERC came (a resting finger a side's length away) is
         // no second marker (bench accuracy, seed 2 case 10: such a pair was confirmed).
@@ -644,6 +651,17 @@ public struct PercMachine: Sendable {
         }
         s.check = PendingCheck(request: newRequest(), kind: .locate, candidates: candidates, isMoving: false, velocity: .zero)
         out.append(.checkRequested(request: s.check!.request, kind: .locate, hypotheses: candidates.count))
+    }
+
+    /// Whether every one of `candidates` is a pair the running locate covers: with a touch
+    /// it searches (its poses include the pair's), both touches begun by the time light could
+    /// first be asked (`pairsWaitForLocate`).
+    private func coveredByLocate(_ candidates: [Candidate], _ s: Search) -> Bool {
+        guard config.pairsWaitForLocate, let check = s.check, check.kind == .locate, !candidates.isEmpty else { return false }
+        let searched = Set(check.candidates.flatMap(\.traceSet))
+        return candidates.allSatisfy { c in
+            c.isTuple && c.traceSet.contains(where: searched.contains) && c.latestBegin <= s.fieldOnAt + config.earlyPairCheckAfter
+        }
     }
 
     /// The traces of the triples a light check rejected (still resting), with
