@@ -174,6 +174,24 @@ import LightCheck
         #expect(!old.pairsWaitForLocate && EngineConfig().pairsWaitForLocate)
     }
 
+    /// Seed 1, case 7259: a finger came to rest beside marker 1 within the tolerance, so two
+    /// triples shared markers 0 and 2, their sensor positions 1–4 mm apart: light could not
+    /// tell them apart, and check after check ended inconclusive until the case did. The
+    /// touches' means can (`unlikelyTwinsLeft`): the finger's triple is not offered and the
+    /// PERC is confirmed on its own. A recording made before the setting reads it as off.
+    @Test("of two triples light cannot tell apart, the one the means fit badly is not offered")
+    func unlikelyTwinLeftOut() throws {
+        let r = try play(seed: 1, index: 7259)
+        #expect(!r.wrong)
+        #expect(r.correct)
+        var off = EngineConfig()
+        off.unlikelyTwinsLeft = false
+        let before = try play(seed: 1, index: 7259, config: off)
+        #expect(!before.correct && !before.wrong)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.unlikelyTwinsLeft && EngineConfig().unlikelyTwinsLeft)
+    }
+
     /// Near-equilateral PERCs: three traces fit the pattern in three turns 120° apart, and
     /// the best fit flips with jitter. Seed 1, case 21: the window guess took the best fit,
     /// a wrong turn, and it stood (every marker ~36 mm off). Case 54: a guess with the wrong

@@ -113,7 +113,59 @@ extension Engine {
             }
             groups.append((ways[0], others))
         }
+        if config.unlikelyTwinsLeft, let offset { return withoutUnlikelyTwins(groups, i, scene, offset: offset) }
         return groups
+    }
+
+    /// Twins: two triples with the same traces on two markers, whose third touches lie close
+    /// together (a finger came to rest beside a marker, both within the tolerance), put the
+    /// sensor within `minHypothesisSeparation` of each other, so light cannot tell them apart
+    /// (`bench accuracy` seed 1 case 7259: inconclusive check after check until the case
+    /// ended). The touches' means over the stationary window can: a twin whose fit to them is
+    /// `turnLikelihoodRatio` times less likely than the other's is left out (with its turns).
+    private func withoutUnlikelyTwins(_ groups: [(lead: Candidate, others: [Candidate])], _ i: Int, _ scene: FrameScene,
+                                      offset: Vec2) -> [(lead: Candidate, others: [Candidate])] {
+        let triples = groups.indices.filter { !groups[$0].lead.isTuple }
+        guard triples.count > 1, config.turnJitter > 0, config.turnLikelihoodRatio > 1 else { return groups }
+        var fits: [Int: (sse: Double, samples: Int)] = [:]
+        var dropped = Set<Int>()
+        for a in triples {
+            for b in triples where b > a {
+                let x = groups[a].lead, y = groups[b].lead
+                guard zip(x.traces, y.traces).filter({ $0 == $1 }).count == 2,
+                      x.pose.apply(offset).distance(to: y.pose.apply(offset)) < config.minHypothesisSeparation else { continue }
+                if fits[a] == nil { fits[a] = meanFit(x, i, scene) }
+                if fits[b] == nil { fits[b] = meanFit(y, i, scene) }
+                guard let fa = fits[a], let fb = fits[b] else { continue }
+                let sigma = max(config.turnJitter, slots[i].jitter.meanSquare?.squareRoot() ?? 0)
+                let variance = sigma * sigma / Double(max(1, min(fa.samples, fb.samples)))
+                let bound = 2 * variance * log(config.turnLikelihoodRatio)
+                if fb.sse - fa.sse > bound { dropped.insert(b) } else if fa.sse - fb.sse > bound { dropped.insert(a) }
+            }
+        }
+        return dropped.isEmpty ? groups : groups.indices.filter { !dropped.contains($0) }.map { groups[$0] }
+    }
+
+    /// A triple's fit to its touches' means over the stationary window (the sum of squared
+    /// marker displacements) and the fewest samples of a mean; nil when a touch moved.
+    private func meanFit(_ c: Candidate, _ i: Int, _ scene: FrameScene) -> (sse: Double, samples: Int)? {
+        guard let (means, samples) = stationaryMeans(c, scene) else { return nil }
+        let f = slots[i].pattern.fit(means[0], means[1], means[2])
+        return (3 * f.rms * f.rms, samples)
+    }
+
+    /// A triple's touches' mean positions over the stationary window (in its marker order)
+    /// and the fewest samples of one, if every touch stayed put over it (a moving touch's
+    /// mean lags).
+    private func stationaryMeans(_ c: Candidate, _ scene: FrameScene) -> ([Vec2], Int)? {
+        var means: [Vec2] = []
+        var samples = Int.max
+        for tr in c.traces {
+            guard let tr, table.isStationary(tr, at: scene.now), let m = table.windowMean(tr, at: scene.now) else { return nil }
+            means.append(m.position)
+            samples = min(samples, m.samples)
+        }
+        return (means, samples)
     }
 
     /// The ways (turns) a triple's three traces fit the pattern, the likeliest first: `c`
@@ -146,14 +198,7 @@ extension Engine {
         }
         guard ways.count > 1, config.turnJitter > 0, config.turnLikelihoodRatio > 1 else { return ways }
         // The means, if every touch stayed put over the window (a moving touch's mean lags).
-        var means: [Vec2] = []
-        var samples = Int.max
-        for tr in c.traces {
-            guard table.isStationary(tr!, at: scene.now),
-                  let m = table.windowMean(tr!, at: scene.now) else { return ways }
-            means.append(m.position)
-            samples = min(samples, m.samples)
-        }
+        guard let (means, samples) = stationaryMeans(c, scene) else { return ways }
         let sigma = max(config.turnJitter, slots[i].jitter.meanSquare?.squareRoot() ?? 0)
         // A rigid fit of three points leaves 3 degrees of freedom: the sum of squared
         // displacements of the right way is σ²/n · χ²(3); a way's log-likelihood is −SSE / (2σ²/n).

@@ -104,6 +104,11 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// existed read it as off.
     public var turnJitter: Double = 0.7
     public var turnLikelihoodRatio: Double = 1000
+    /// Of two triples with the same traces on two markers whose sensor positions light
+    /// cannot tell apart (`minHypothesisSeparation`), one that fits its touches' means
+    /// `turnLikelihoodRatio` times less likely than the other is not offered (a finger that
+    /// came to rest beside a marker). Recordings made before this setting existed read it as off.
+    public var unlikelyTwinsLeft = true
     /// Inside the time window, when more than one triple fits (a finger triangle in the
     /// pattern, a second PERC's markers), the window guess cannot stand at the window's end:
     /// light is asked at once, and a pending guess is withdrawn then, not at the window's end.
@@ -163,6 +168,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         locateAmbiguity = try v(.locateAmbiguity, d.locateAmbiguity)
         turnJitter = try v(.turnJitter, 0)
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)
+        unlikelyTwinsLeft = try v(.unlikelyTwinsLeft, false)
         checkRivalsInWindow = try v(.checkRivalsInWindow, false)
         reportUnresolvedPlacements = try v(.reportUnresolvedPlacements, false)
         awaitUnannounced = try v(.awaitUnannounced, false)
