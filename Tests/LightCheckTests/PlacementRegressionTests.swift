@@ -144,15 +144,7 @@ import LightCheck
     /// is located within the case. A recording made before the setting reads it as off.
     @Test("a rejected finger triangle does not keep a one-touch PERC waiting")
     func rejectedTriangleLast() throws {
-        let r = try play(seed: 1, index: 343)
-        #expect(!r.wrong)
-        #expect(r.correct)
-        var off = EngineConfig()
-        off.rejectedTriplesLast = false
-        let before = try play(seed: 1, index: 343, config: off)
-        #expect(!before.correct && !before.wrong)
-        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
-        #expect(!old.rejectedTriplesLast && EngineConfig().rejectedTriplesLast)
+        try endsRightOnlyWith(\.rejectedTriplesLast, seed: 1, index: 343)
     }
 
     /// Seed 1, case 388: a PERC touching with one marker next to two resting fingers. Its
@@ -163,15 +155,7 @@ import LightCheck
     /// A recording made before the setting reads it as off.
     @Test("a pair the running locate covers does not take the sensor from it")
     func pairsWaitForTheLocate() throws {
-        let r = try play(seed: 1, index: 388)
-        #expect(!r.wrong)
-        #expect(r.correct)
-        var off = EngineConfig()
-        off.pairsWaitForLocate = false
-        let before = try play(seed: 1, index: 388, config: off)
-        #expect(!before.correct && !before.wrong)
-        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
-        #expect(!old.pairsWaitForLocate && EngineConfig().pairsWaitForLocate)
+        try endsRightOnlyWith(\.pairsWaitForLocate, seed: 1, index: 388)
     }
 
     /// Seed 1, case 7259: a finger came to rest beside marker 1 within the tolerance, so two
@@ -181,15 +165,21 @@ import LightCheck
     /// PERC is confirmed on its own. A recording made before the setting reads it as off.
     @Test("of two triples light cannot tell apart, the one the means fit badly is not offered")
     func unlikelyTwinLeftOut() throws {
-        let r = try play(seed: 1, index: 7259)
+        try endsRightOnlyWith(\.unlikelyTwinsLeft, seed: 1, index: 7259)
+    }
+
+    /// Case `index` ends correct with the setting `rule` on (the default) and missed, not
+    /// wrong, with it off; a recording made before the setting existed reads it as off.
+    func endsRightOnlyWith(_ rule: WritableKeyPath<EngineConfig, Bool>, seed: UInt64, index: Int) throws {
+        let r = try play(seed: seed, index: index)
         #expect(!r.wrong)
         #expect(r.correct)
         var off = EngineConfig()
-        off.unlikelyTwinsLeft = false
-        let before = try play(seed: 1, index: 7259, config: off)
+        off[keyPath: rule] = false
+        let before = try play(seed: seed, index: index, config: off)
         #expect(!before.correct && !before.wrong)
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
-        #expect(!old.unlikelyTwinsLeft && EngineConfig().unlikelyTwinsLeft)
+        #expect(!old[keyPath: rule] && EngineConfig()[keyPath: rule])
     }
 
     /// Near-equilateral PERCs: three traces fit the pattern in three turns 120° apart, and
