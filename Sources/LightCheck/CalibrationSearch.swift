@@ -51,6 +51,8 @@ struct CalibrationSearch: Sendable {
     /// took rounds over from, around touches it does not search (at most `maxGroups` in all).
     private(set) var touchGroups: [TouchCells] = []
     static let maxGroups = 16
+    /// Disc-and-cell distances one replay may compute (a few milliseconds).
+    static let maxReplayWork = 1_000_000
 
     /// The sensor positions of a locate's poses around one lone touch (the circles' centre).
     struct TouchCells: Sendable {
@@ -227,14 +229,21 @@ struct CalibrationSearch: Sendable {
         let all = cells + shadows.flatMap(\.cells)
         var w = Array(repeating: (1 - none) / Double(max(1, all.count)), count: all.count)
         var noneMass = none
-        for e in past {
+        // (The newest rounds whose discs × cells fit `maxReplayWork`: one frame's bound.)
+        var rounds = past[...]
+        var work = rounds.reduce(0) { $0 + ($1.decoys.count + 1) * all.count }
+        while work > Self.maxReplayWork, let first = rounds.first {
+            work -= (first.decoys.count + 1) * all.count
+            rounds = rounds.dropFirst()
+        }
+        for e in rounds {
             Self.weigh(all, &w, none: &noneMass, flipped: e.flipped, probe: e.probe, decoys: e.decoys, likelihood: e.likelihood,
                        blur: settings.edgeBlur)
         }
         weights = Array(w[..<cells.count])
         none = noneMass + w[cells.count...].reduce(0, +)
         touchGroups = own + shadows
-        evidence = Array((past + evidence).suffix(Self.maxEvidence))
+        evidence = Array((Array(rounds) + evidence).suffix(Self.maxEvidence))
     }
 
     /// 1 well inside the disc, 0 well outside, linear across the blurred edge.

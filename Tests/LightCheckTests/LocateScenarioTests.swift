@@ -113,7 +113,7 @@ import LightCheckRig
     /// (trace 12), runs from 0.5 s until `firstEnds` (then it is withdrawn) or until it is
     /// decided; a second locate (request 8) is asked at once with `second`'s poses. Returns
     /// both outcomes and when the second was asked.
-    func restarted(seed: UInt64, memory: Seconds, firstEnds: Seconds?, alsoAround: Vec2? = nil,
+    func restarted(seed: UInt64, memory: Seconds, firstEnds: Seconds?, alsoAround: Vec2? = nil, liftedBetween: Bool = false,
                    second: [(pose: Pose, trace: UInt64)], trueIndex: Int?)
         -> (first: VerificationOutcome?, second: VerificationOutcome?, asked: Seconds) {
         var world = SimWorld(seed: seed)
@@ -128,6 +128,13 @@ import LightCheckRig
         var rig = LightCheckRig(world: world, planner: LightCheckScheduler(config: config), checks: [first])
         while rig.outcome(of: 7) == nil && rig.now < 6 && (firstEnds.map { rig.now < $0 } ?? true) { rig.step() }
         if rig.outcome(of: 7) == nil { rig.withdrawn.insert(7) }
+        if liftedBetween {
+            // Lifted and set down again at the same place: field off, then on.
+            rig.world.lift(1)
+            rig.run(until: rig.now + 0.2)
+            rig.world.place(1, at: Pose(position: Vec2(300, 250), angle: 0.7))
+            rig.run(until: rig.now + 0.2)
+        }
         let asked = rig.now
         rig.checks.append(RigCheck(tangible: 1, request: 8, kind: .locate, relativePoses: second.map(\.pose), trueIndex: trueIndex,
                                    from: asked, hypothesisTraces: second.map { [$0.trace] }))
@@ -161,6 +168,20 @@ import LightCheckRig
         #expect(took[2]! < 0.8 * took[0]!)
     }
 
+    /// A PERC lifted between the two locates may be set down anywhere: its field events make
+    /// the scheduler forget the rounds, and the second locate runs as it would from nothing
+    /// (the same outcome at the same time as with `locateMemory` 0).
+    @Test func aLiftForgetsTheRounds() {
+        let markers = TangibleDefinition.standardPerc(id: 1, name: "perc").markers
+        let second = Self.poses(around: markers[2]).map { ($0, UInt64(10)) }
+        for seed in 1...3 as ClosedRange<UInt64> {
+            let kept = restarted(seed: seed, memory: 2, firstEnds: 1.1, liftedBetween: true, second: second, trueIndex: 360)
+            let none = restarted(seed: seed, memory: 0, firstEnds: 1.1, liftedBetween: true, second: second, trueIndex: 360)
+            #expect(kept.second != nil, "seed \(seed): undecided")
+            #expect(kept.second == none.second, "seed \(seed): \(String(describing: kept.second)) vs \(String(describing: none.second))")
+        }
+    }
+
     /// A locate around the PERC's touch and a finger's finds the sensor on the PERC's touch
     /// (where poses with another marker on it put it too, the engine rests that touch: bench
     /// accuracy seed 1 case 6056), and the engine asks again around the finger only, whose
@@ -191,5 +212,42 @@ import LightCheckRig
               + "rejected \(rejected[2]!) / confirmed \(confirmed[2]!) going on from the rounds")
         #expect(confirmed[2] == 0)
         #expect(rejected[2] == 6)
+    }
+
+    /// A replay is one frame's work: over the largest locate a config allows (8 touches,
+    /// 0.5° steps: 17,280 poses) plus 8 earlier touches' positions, 48 rounds with 16 discs
+    /// each would be 26 million distances. Only the newest rounds that fit
+    /// `maxReplayWork` are weighed and carried on.
+    @Test func aReplayIsBoundedToTheNewestRoundsThatFit() {
+        let markers = TangibleDefinition.standardPerc(id: 1, name: "perc").markers
+        func hypotheses(touches: ClosedRange<Int>) -> [Hypothesis] {
+            touches.flatMap { t in
+                let touch = Vec2(Double(t) * 100, 0)
+                return markers.indices.flatMap { k in
+                    (0..<720).map { s in
+                        let angle = Double(s) * Double.pi / 360
+                        let pose = Pose(position: touch - markers[k].rotated(by: angle), angle: angle)
+                        return Hypothesis(id: t * 10_000 + k * 720 + s, pose: pose, sensorPosition: pose.apply(Vec2(5, 0)), traces: [UInt64(t)])
+                    }
+                }
+            }
+        }
+        let need = { (touches: ClosedRange<Int>, request: UInt64) in
+            VerificationNeed(tangible: 1, request: request, kind: .locate, hypotheses: hypotheses(touches: touches), footprint: .circle(radius: 30))
+        }
+        let earlier = CalibrationSearch(locate: need(0...7, 1), at: 0, settings: .locateDefaults, margin: 5)
+        let lk = FlipLikelihood.make(window: 0.15, config: LightCheckConfig())
+        let rounds = (0..<48).map { k in
+            CalibrationSearch.LocateEvidence(probe: .init(center: Vec2(Double(k), 0), radius: 4),
+                                             decoys: Array(repeating: earlier.decoys[0], count: 16),
+                                             flipped: k % 2 == 0, likelihood: lk, at: Double(k) * 0.01)
+        }
+        var search = CalibrationSearch(locate: need(7...14, 2), at: 1, settings: .locateDefaults, margin: 5)
+        search.replay(evidence: rounds, groups: earlier.touchGroups)
+        let cells = 8 * 3 * 720 + 7 * 3 * 720  // its own, and the 7 earlier touches it does not search
+        #expect(search.touchGroups.count == 15)
+        #expect(!search.evidence.isEmpty && search.evidence.count < 48)
+        #expect(search.evidence.count * 17 * cells <= CalibrationSearch.maxReplayWork)
+        #expect(search.evidence.last?.at == rounds.last?.at, "the newest rounds are kept")
     }
 }
