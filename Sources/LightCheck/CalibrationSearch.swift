@@ -214,15 +214,18 @@ struct CalibrationSearch: Sendable {
         if total > 0 { for i in weights.indices { weights[i] /= total }; none /= total }
     }
 
-    /// Takes over the rounds of an earlier locate of the same still tangible: each weighs the
+    /// Takes over the rounds of an earlier locate of the same still tangible (one sharing a
+    /// lone touch with this one, where it was; otherwise nothing changes): each weighs the
     /// cells as the discs then on screen covered them (a cell under none of them saw the app's
     /// scene: `uncovered`). The earlier locate's positions around touches this one does not
     /// search (`groups`) are weighed too and their mass goes to "none": where those rounds
     /// found the sensor may be on none of this locate's poses. Rounds are not counted
     /// (`maxRounds` is this search's own).
     mutating func replay(evidence past: [LocateEvidence], groups: [TouchCells]) {
-        guard isLocate, !past.isEmpty else { return }
         let own = touchGroups
+        // (Only for the same still PERC: the two share a lone touch where it was.)
+        guard isLocate, !past.isEmpty, own.contains(where: { o in groups.contains { $0.touch.distance(to: o.touch) <= 1 } })
+        else { return }
         // (At most `maxGroups` touches in all: the newest kept.)
         let shadows = Array(groups.filter { g in !own.contains { $0.touch.distance(to: g.touch) <= 1 } }
             .prefix(max(0, Self.maxGroups - own.count)))

@@ -223,8 +223,7 @@ public struct LightCheckScheduler: Sendable {
                 // (A calibration of the tangible holds its sensor: the need waits.)
                 if searches[t] == nil {
                     var search = CalibrationSearch(locate: need, at: time, settings: config.locate, margin: config.patchRadius)
-                    if config.locateMemory > 0, let past = pastLocates[t],
-                       search.decoys.contains(where: { d in past.groups.contains { $0.touch.distance(to: d.center) <= 1 } }) {
+                    if config.locateMemory > 0, let past = pastLocates[t] {
                         search.replay(evidence: past.evidence.filter { $0.at >= time - config.locateMemory }, groups: past.groups)
                     }
                     searches[t] = search
