@@ -146,6 +146,43 @@ public final class BlueZMirror: Sendable {
         }
     }
 
+    /// Reads a device's `Device1` properties back from bluetoothd and merges what differs into
+    /// the mirror, in order with the signals (`DBusConnection.callApplyingInOrder`: a signal
+    /// sent after the reply cannot be overwritten by it), telling listeners as a signal would.
+    /// For a change bluetoothd made without saying so: 5.66 marks a device connected without a
+    /// PropertiesChanged when the link's ATT channel comes up before it handles the link's
+    /// connection event (its log: `device_add_connection() Device … is already connected`).
+    /// Returns the device as now mirrored; nil when it is gone or bluetoothd did not answer.
+    func reread(device path: DBusObjectPath) async -> BlueZ.Device? {
+        do {
+            let merged = try await connection.callApplyingInOrder(
+                destination: BlueZ.service, path: path, interface: BlueZ.properties, member: "GetAll",
+                arguments: [.string(BlueZ.deviceInterface)], timeout: .seconds(5)) { [self] reply -> Bool in
+                guard let dictionary = reply.arguments.first else { return false }
+                let read = BlueZ.Properties(dictionary: dictionary)
+                let changed = state.withLock { s -> BlueZ.Properties? in
+                    // During a snapshot, or from a bluetoothd that has since gone: not ours to merge.
+                    guard s.buffered == nil, s.owner != nil, s.owner == reply.sender,
+                          let current = s.objects[path]?[BlueZ.deviceInterface] else { return nil }
+                    let differing = read.values.filter { current.values[$0.key] != $0.value }
+                    guard !differing.isEmpty else { return BlueZ.Properties() }
+                    s.objects[path]![BlueZ.deviceInterface]!.merge(BlueZ.Properties(differing))
+                    return BlueZ.Properties(differing)
+                }
+                guard let changed else { return false }
+                if !changed.values.isEmpty {
+                    logger.info("BlueZ: \(path) read back with \(changed.values.keys.sorted().map { "\($0)=\(changed.values[$0]!.bool.map(String.init) ?? "…")" }.joined(separator: ", ")), which bluetoothd had not signalled")
+                    notify(.propertiesChanged(path, interface: BlueZ.deviceInterface, changed: changed, invalidated: [],
+                                              arrival: MonotonicClock.now()))
+                }
+                return true
+            }
+            return merged ? device(path: path) : nil
+        } catch {
+            return nil
+        }
+    }
+
     // MARK: queries
 
     public var bluetoothdPresent: Bool { state.withLock { $0.owner != nil } }

@@ -29,6 +29,10 @@ public struct BlueZEmulatorControl: Sendable {
     public func dropLink(_ address: String) async throws { try await call("DropLink", [.string(address)]) }
     /// The link drops and BlueZ loses track of it: Connect answers ok, Connected stays false until a Disconnect.
     public func dropLinkStale(_ address: String) async throws { try await call("DropLinkStale", [.string(address)]) }
+    /// The link drops, and the next connect is not signalled: Connected reads true (GetAll) but
+    /// no PropertiesChanged says so; ServicesResolved is signalled (real 5.66 when the link's
+    /// ATT channel comes up before bluetoothd handles its connection event).
+    public func dropLinkUnsignalled(_ address: String) async throws { try await call("DropLinkUnsignalled", [.string(address)]) }
     /// Connect to `address` while it is out of range waits for it (no answer) instead of failing.
     public func setConnectWaits(_ address: String, _ waits: Bool) async throws { try await call("SetConnectWaits", [.string(address), .boolean(waits)]) }
     /// `btmgmt power off|on` on adapter `name`.

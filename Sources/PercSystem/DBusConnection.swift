@@ -67,6 +67,24 @@ public final class DBusConnection: Sendable {
         }
     }
 
+    /// Calls a method and hands its reply to `apply` on the connection's event loop thread, in
+    /// order with the signals read before and after it (a signal the peer sent before the reply
+    /// has been handled; one sent after it has not). For state read back into something the
+    /// signals also update, such as a property re-read. Returns what `apply` returned.
+    public func callApplyingInOrder<T: Sendable>(destination: String?, path: DBusObjectPath, interface: String?,
+                                                 member: String, arguments: [DBusValue] = [],
+                                                 timeout: Duration = .seconds(25),
+                                                 apply: @escaping @Sendable (DBusReply) -> T) async throws -> T {
+        let message = try DBusMessageRef.methodCall(destination: destination, path: path, interface: interface,
+                                                    member: member, arguments: arguments)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            loop.send(message, timeout: timeout,
+                      what: "\(interface.map { $0 + "." } ?? "")\(member) on \(path) of \(destination ?? "the peer")") {
+                continuation.resume(with: $0.map(apply))
+            }
+        }
+    }
+
     /// Calls a method without waiting: the peer is told not to reply.
     func callNoReply(destination: String?, path: DBusObjectPath, interface: String?, member: String,
                             arguments: [DBusValue] = []) throws {

@@ -593,6 +593,11 @@ class PercDevice:
         # then "Device ... is already connected"): Connect succeeds, Connected stays false
         # until a Disconnect clears it. Seen on real bluetoothd 5.66 after fast link drops.
         self.stale = False
+        # The next connect is not signalled (real 5.66, harness: the link's ATT channel came up
+        # before bluetoothd handled its connection event; its log: "Device … is already
+        # connected"): the link works and Connected reads true, but no PropertiesChanged says
+        # so. ServicesResolved is signalled as usual.
+        self.connect_unsignalled = False
         # A link the kernel kept when bluetoothd was killed (KillBluetoothd): Connected, no
         # GATT client on it, until the kernel drops it.
         self.kept_link = False
@@ -709,7 +714,13 @@ class PercDevice:
         self.check_connectable()
         self.connected = True
         self.connects += 1
-        self.set_props({"Connected": dbus.Boolean(True)})
+        if self.connect_unsignalled:
+            self.connect_unsignalled = False
+            self.set_props({"Connected": dbus.Boolean(True)}, announce=False)
+            log(f"{self.address}: connected without a Connected=true signal (ATT before the connection event)")
+            resolve_delay_s = max(resolve_delay_s, 0.05)
+        else:
+            self.set_props({"Connected": dbus.Boolean(True)})
         if resolve_delay_s > 0:
             # After a bluetoothd restart the GATT client resolves the services a moment after
             # Connected=true (the cache is read, then the PERC is asked).
@@ -1069,6 +1080,15 @@ class Control(dbus.service.Object):
         dev = self.em.device(address)
         dev.link_lost(announce=True)
         dev.stale = True
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="")
+    def DropLinkUnsignalled(self, address):
+        """The link drops (announced), and the next connect is not signalled (real 5.66 when
+        the ATT channel beats the connection event): Connected reads true, no
+        PropertiesChanged says so; the services resolve and that is signalled."""
+        dev = self.em.device(address)
+        dev.link_lost(announce=True)
+        dev.connect_unsignalled = True
 
     @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
     def SetConnectWaits(self, address, waits):

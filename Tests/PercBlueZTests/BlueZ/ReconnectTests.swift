@@ -119,6 +119,26 @@ import PercTestSupport
         #expect(await eventually { log.count(.light) >= 10 })
     }
 
+    /// Real bluetoothd 5.66 when the link's ATT channel comes up before it handles the link's
+    /// connection event (real-BlueZ harness, bluetoothd SIGKILL runs: "Device … is already
+    /// connected"): Connect answers ok and the link works, but no Connected=true is signalled;
+    /// the property reads true. The link reads it back and goes on: no stale-state Disconnect
+    /// and its 2 s.
+    @Test func aConnectBlueZDidNotSignalIsReadBack() async throws {
+        let (bed, link, task, log) = try await Self.pairedLinkUp()
+        defer { task.cancel() }
+        let dropped = ContinuousClock.now
+        try await bed.control.dropLinkUnsignalled(BlueZTestbed.v1)
+        #expect(await eventually(10) { link.linkUps == 2 }, "\(log.statuses)")
+        let back = ContinuousClock.now - dropped
+        print("a connect bluetoothd did not signal: streaming again \(back) after the drop")
+        #expect(try await bed.control.stats(BlueZTestbed.v1)["disconnect_calls"]?.int == 0, "no stale-state Disconnect: \(log.statuses)")
+        #expect(back < .seconds(1.5), "no 2 s Disconnect")
+        #expect(bed.session.mirror.device(address: BlueZTestbed.v1)?.connected == true)
+        try await bed.control.startStream(BlueZTestbed.v1, rate: 200, count: 10)
+        #expect(await eventually { log.count(.light) >= 10 })
+    }
+
     /// `btmgmt power off`: the link waits for the adapter (no retry loop) and does not switch
     /// it back on — someone chose to switch it off; when it is on again the PERC is back.
     @Test func anAdapterSwitchedOffStaysOffAndTheLinkWaitsForIt() async throws {
