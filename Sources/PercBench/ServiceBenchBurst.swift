@@ -19,6 +19,16 @@ struct BenchFrameReceipts: Sendable {
         receipts.append(received)
     }
 
+    /// Whether a frame with a time in [from, before) was received.
+    func anyFrame(from: Seconds, before: Seconds) -> Bool {
+        var lo = 0, hi = times.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if times[mid] < from - 1e-6 { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < times.count && times[lo] < before
+    }
+
     /// Receive time of the first frame whose time is at or after `tick`: the first frame that
     /// carries what that tick's frame took (a latest-wins app may miss the tick's own frame).
     func firstReceipt(atOrAfter tick: Seconds) -> Seconds? {

@@ -23,17 +23,32 @@ struct BenchTouchLatency: Sendable {
     var moves = 0
     var notSeenInTUIO = 0
     var notSeenByApp = 0
+    /// evdev moves that no output showed because the next move was read before any frame
+    /// (umockdev's script player, late under load, wrote both within one frame): a frame
+    /// shows the latest position, so they are not lost. Not in `moves`.
+    var superseded = 0
 
     /// Where the probe finger is after its `n`th move: 1 mm steps along a line below the
     /// fingers and the PERCs (BenchLayout), so each move is a position no other contact has.
     static func position(_ n: Int) -> Vec2 { Vec2(100 + Double(n % 300), 520) }
 
-    mutating func add(since start: Seconds, position: Vec2, watcher: BenchTUIOWatcher, app: BenchWSProbeApp) {
+    /// `supersededBy`: the next move's read (serve's clock), for a move read by serve; the
+    /// move counts as superseded when an output missed it, the next move showed, and no frame
+    /// reached the app with a time in between the two reads.
+    mutating func add(since start: Seconds, position: Vec2, watcher: BenchTUIOWatcher, app: BenchWSProbeApp,
+                      supersededBy next: (read: Seconds, position: Vec2)? = nil) {
+        let tuio = watcher.probeSeen(after: start, at: position), shown = app.probeSeen(after: start, at: position)
+        if tuio == nil || shown == nil, let next, next.read > start,
+           watcher.probeSeen(after: start, at: next.position) != nil, app.probeSeen(after: start, at: next.position) != nil,
+           !app.frameReceipts.anyFrame(from: start, before: next.read) {
+            superseded += 1
+            return
+        }
         moves += 1
-        if let t = watcher.probeSeen(after: start, at: position) {
+        if let t = tuio {
             _ = toTUIO.record(UInt64(max(0, t - start) * 1e9))
         } else { notSeenInTUIO += 1 }
-        if let t = app.probeSeen(after: start, at: position) {
+        if let t = shown {
             _ = toApp.record(UInt64(max(0, t - start) * 1e9))
         } else { notSeenByApp += 1 }
     }

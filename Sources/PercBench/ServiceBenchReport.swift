@@ -138,7 +138,8 @@ struct BenchReport {
         for r in phases {
             let t = r.touch!
             Swift.print("\(r.phase.clock) \(r.phase.name): \(t.moves) moves, not seen in TUIO within 1 s: \(t.notSeenInTUIO), "
-                        + "not seen by the app: \(t.notSeenByApp); load \(r.load)")
+                        + "not seen by the app: \(t.notSeenByApp)"
+                        + (t.superseded > 0 ? ", superseded by the next read before any frame: \(t.superseded)" : "") + "; load \(r.load)")
         }
         Swift.print("TUIO in is timed from the bench's send call (loopback UDP in and out included); evdev from serve's own read "
                     + "of the event (its recording's arrival), since umockdev's script player writes the events.")
@@ -204,7 +205,8 @@ struct BenchReport {
             }
             if let t = r.touch {
                 p["touch"] = ["to_tuio": h(t.toTUIO), "to_app": h(t.toApp), "moves": t.moves,
-                              "not_seen_tuio": t.notSeenInTUIO, "not_seen_app": t.notSeenByApp] as [String: Any]
+                              "not_seen_tuio": t.notSeenInTUIO, "not_seen_app": t.notSeenByApp,
+                              "superseded": t.superseded] as [String: Any]
             }
             phases.append(p)
         }

@@ -148,8 +148,10 @@ struct BenchPhaseRunner {
     /// serve's read of each evdev move in the window (its recording) → the probe seen in TUIO and by the app.
     private func evdevLatency(serve: BenchServeChild, from: Seconds, to: Seconds, app: BenchWSProbeApp) throws -> BenchTouchLatency {
         var touch = BenchTouchLatency()
-        for c in try BenchEvdevProbe.recordedContacts(path: serve.recordingPath, from: from, to: to) {
-            touch.add(since: c.arrival, position: c.position, watcher: watcher, app: app)
+        let contacts = try BenchEvdevProbe.recordedContacts(path: serve.recordingPath, from: from, to: to)
+        for (i, c) in contacts.enumerated() {
+            let next = i + 1 < contacts.count ? (read: contacts[i + 1].arrival, position: contacts[i + 1].position) : nil
+            touch.add(since: c.arrival, position: c.position, watcher: watcher, app: app, supersededBy: next)
         }
         if touch.moves == 0 {
             throw BenchFailure("the evdev phase recorded no touch from the umockdev touchscreen; serve's log:\n\(serve.log)")

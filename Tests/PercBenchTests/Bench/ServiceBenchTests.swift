@@ -57,6 +57,9 @@ import PercEmulator
                 #expect(moves > 10, "\(name): the probe finger moved")
                 #expect(touch["not_seen_tuio"] as? Int == 0 && touch["not_seen_app"] as? Int == 0,
                         "\(name): every move showed in TUIO and at the app: \(touch)")
+                // A move umockdev wrote within one frame of the next is superseded, not lost: a
+                // few under CI load, never most of them.
+                #expect((touch["superseded"] as? Int ?? 0) * 10 <= moves, "\(name): \(touch)")
                 #expect((touch["to_tuio"] as? [String: Any])?["n"] as? Int == moves)
                 #expect((touch["to_app"] as? [String: Any])?["n"] as? Int == moves)
             }
