@@ -168,6 +168,25 @@ import LightCheck
         try endsRightOnlyWith(\.unlikelyTwinsLeft, seed: 1, index: 7259)
     }
 
+    /// Seed 2, case 3661: the PERC touched with markers 0 and 2, and a finger had lain since
+    /// 0.59 s before the field-on where marker 1 would be. The triple with the finger put the
+    /// sensor where the PERC's own pair does, so the pair was left out and light confirmed
+    /// the triple: the PERC was reported on the finger's trace. A marker touches within the
+    /// time window of the field-on; with `oldTouchNotAMarker` a hypothesis with an older touch
+    /// goes when one whose touches all began in the window puts the sensor in the same place,
+    /// and light confirms the pair. Off (as a recording made before the setting reads it), the
+    /// case ends wrong.
+    @Test("a finger down before the time window is not taken for the marker that did not touch")
+    func anOldTouchIsNotAMarker() throws {
+        let r = try play(seed: 2, index: 3661)
+        #expect(r.correct && !r.wrong)
+        var off = EngineConfig()
+        off.oldTouchNotAMarker = false
+        #expect(try play(seed: 2, index: 3661, config: off).wrong)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.oldTouchNotAMarker && EngineConfig().oldTouchNotAMarker)
+    }
+
     /// Case `index` ends correct with the setting `rule` on (the default) and missed, not
     /// wrong, with it off; a recording made before the setting existed reads it as off.
     func endsRightOnlyWith(_ rule: WritableKeyPath<EngineConfig, Bool>, seed: UInt64, index: Int) throws {

@@ -109,6 +109,12 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// `turnLikelihoodRatio` times less likely than the other is not offered (a finger that
     /// came to rest beside a marker). Recordings made before this setting existed read it as off.
     public var unlikelyTwinsLeft = true
+    /// A triple whose third touch began before the field-on's time window, and a tuple of its
+    /// other two (which began in it) that puts the sensor in the same place: the tuple is
+    /// checked, not the triple (a marker touches within the window, so that touch is a finger
+    /// lying where the missing marker would be). Recordings made before this setting existed
+    /// read it as off.
+    public var oldTouchNotAMarker = true
     /// Inside the time window, when more than one triple fits (a finger triangle in the
     /// pattern, a second PERC's markers), the window guess cannot stand at the window's end:
     /// light is asked at once, and a pending guess is withdrawn then, not at the window's end.
@@ -169,6 +175,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         turnJitter = try v(.turnJitter, 0)
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)
         unlikelyTwinsLeft = try v(.unlikelyTwinsLeft, false)
+        oldTouchNotAMarker = try v(.oldTouchNotAMarker, false)
         checkRivalsInWindow = try v(.checkRivalsInWindow, false)
         reportUnresolvedPlacements = try v(.reportUnresolvedPlacements, false)
         awaitUnannounced = try v(.awaitUnannounced, false)

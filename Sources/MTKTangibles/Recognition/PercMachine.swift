@@ -730,6 +730,20 @@ public struct PercMachine: Sendable {
         // from it by light (the patches overlap); the triple explains more touches, so the
         // tuple is left out. (Tuples among themselves stay: one of them is right.)
         if let offset = definition.lightSensorOffset {
+            // First (`oldTouchNotAMarker`): a hypothesis with a touch that began before the
+            // field-on's time window goes when one whose touches all began in it puts the
+            // sensor in the same place. A marker touches within the window, so that touch is
+            // a finger lying where a marker would be (`bench accuracy` seed 2 case 3661: a
+            // finger down 0.59 s before the field-on where the untouched marker would be; light
+            // confirmed the triple with it, and a pair with it tied with the PERC's own pair).
+            if config.oldTouchNotAMarker {
+                let windowStart = s.fieldOnAt - config.timeWindow
+                let fresh = chosen.filter { $0.earliestBegin >= windowStart }.map { $0.pose.apply(offset) }
+                chosen.removeAll { c in
+                    c.earliestBegin < windowStart
+                        && fresh.contains { $0.distance(to: c.pose.apply(offset)) < config.minHypothesisSeparation }
+                }
+            }
             let triples = chosen.filter { !$0.isTuple }.map { $0.pose.apply(offset) }
             chosen.removeAll { c in
                 c.isTuple && triples.contains { $0.distance(to: c.pose.apply(offset)) < config.minHypothesisSeparation }
