@@ -51,37 +51,32 @@ public final class DBusConnection: Sendable {
     /// Task cancellation fails the call with `CancellationError` at once.
     public func call(destination: String?, path: DBusObjectPath, interface: String?, member: String,
                      arguments: [DBusValue] = [], timeout: Duration = .seconds(25)) async throws -> DBusReply {
-        let message = try DBusMessageRef.methodCall(destination: destination, path: path, interface: interface,
-                                                    member: member, arguments: arguments)
-        let serial = DBusCallSerial()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DBusReply, any Error>) in
-                let sent = loop.send(message, timeout: timeout,
-                                     what: "\(interface.map { $0 + "." } ?? "")\(member) on \(path) of \(destination ?? "the peer")") {
-                    continuation.resume(with: $0)
-                }
-                if let sent, serial.set(sent) { loop.cancel(serial: sent, with: CancellationError()) }
-            }
-        } onCancel: {
-            if let sent = serial.cancel() { loop.cancel(serial: sent, with: CancellationError()) }
-        }
+        try await callApplyingInOrder(destination: destination, path: path, interface: interface, member: member,
+                                      arguments: arguments, timeout: timeout) { $0 }
     }
 
     /// Calls a method and hands its reply to `apply` on the connection's event loop thread, in
     /// order with the signals read before and after it (a signal the peer sent before the reply
     /// has been handled; one sent after it has not). For state read back into something the
-    /// signals also update, such as a property re-read. Returns what `apply` returned.
+    /// signals also update, such as a property re-read. Returns what `apply` returned. Task
+    /// cancellation fails the call with `CancellationError` at once.
     public func callApplyingInOrder<T: Sendable>(destination: String?, path: DBusObjectPath, interface: String?,
                                                  member: String, arguments: [DBusValue] = [],
                                                  timeout: Duration = .seconds(25),
                                                  apply: @escaping @Sendable (DBusReply) -> T) async throws -> T {
         let message = try DBusMessageRef.methodCall(destination: destination, path: path, interface: interface,
                                                     member: member, arguments: arguments)
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            loop.send(message, timeout: timeout,
-                      what: "\(interface.map { $0 + "." } ?? "")\(member) on \(path) of \(destination ?? "the peer")") {
-                continuation.resume(with: $0.map(apply))
+        let serial = DBusCallSerial()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                let sent = loop.send(message, timeout: timeout,
+                                     what: "\(interface.map { $0 + "." } ?? "")\(member) on \(path) of \(destination ?? "the peer")") {
+                    continuation.resume(with: $0.map(apply))
+                }
+                if let sent, serial.set(sent) { loop.cancel(serial: sent, with: CancellationError()) }
             }
+        } onCancel: {
+            if let sent = serial.cancel() { loop.cancel(serial: sent, with: CancellationError()) }
         }
     }
 
