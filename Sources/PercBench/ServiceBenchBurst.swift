@@ -21,24 +21,26 @@ struct BenchFrameReceipts: Sendable {
 
     /// Whether a frame with a time in [from, before) was received.
     func anyFrame(from: Seconds, before: Seconds) -> Bool {
-        var lo = 0, hi = times.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if times[mid] < from - 1e-6 { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < times.count && times[lo] < before
+        let i = firstIndex(atOrAfter: from)
+        return i < times.count && times[i] < before
     }
 
     /// Receive time of the first frame whose time is at or after `tick`: the first frame that
     /// carries what that tick's frame took (a latest-wins app may miss the tick's own frame).
     func firstReceipt(atOrAfter tick: Seconds) -> Seconds? {
-        // Frame times grow with each frame; the JSON's time has 6 decimals.
+        let i = firstIndex(atOrAfter: tick)
+        return i < times.count ? receipts[i] : nil
+    }
+
+    /// The first frame whose time is at or after `tick` (`times.count`: none). Frame times grow
+    /// with each frame; the JSON's time has 6 decimals.
+    private func firstIndex(atOrAfter tick: Seconds) -> Int {
         var lo = 0, hi = times.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if times[mid] < tick - 1e-6 { lo = mid + 1 } else { hi = mid }
         }
-        return lo < times.count ? receipts[lo] : nil
+        return lo
     }
 }
 

@@ -164,10 +164,9 @@ public final class BlueZMirror: Sendable {
                     // During a snapshot, or from a bluetoothd that has since gone: not ours to merge.
                     guard s.buffered == nil, s.owner != nil, s.owner == reply.sender,
                           let current = s.objects[path]?[BlueZ.deviceInterface] else { return nil }
-                    let differing = read.values.filter { current.values[$0.key] != $0.value }
-                    guard !differing.isEmpty else { return BlueZ.Properties() }
-                    s.objects[path]![BlueZ.deviceInterface]!.merge(BlueZ.Properties(differing))
-                    return BlueZ.Properties(differing)
+                    let differing = BlueZ.Properties(read.values.filter { current.values[$0.key] != $0.value })
+                    s.objects[path]![BlueZ.deviceInterface]!.merge(differing)
+                    return differing
                 }
                 guard let changed else { return false }
                 if !changed.values.isEmpty {

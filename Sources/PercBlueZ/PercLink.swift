@@ -199,27 +199,7 @@ public final class PercLink: Sendable {
         case .pause(let duration, let device):
             await pause(duration, device: device)
         case .confirmConnected(let path):
-            // bluetoothd 5.66 may answer Connect before its Connected=true reaches us (on the
-            // real-BlueZ harness the PERC saw the link 3 ms after our Connect had returned, and
-            // reading Connected=false then as "the link went" made every first connect fail).
-            // Wait for the property, briefly: it follows within milliseconds when the link is
-            // there; when it is not (the link went again at once, the adapter was switched
-            // off) the loop asks BlueZ again instead of waiting out connectTimeout.
-            var up = await waitForConnected(path, timeout: configuration.connectedGrace)
-            if up == nil, mirror.bluetoothdPresent, await mirror.reread(device: path)?.connected == true {
-                // bluetoothd 5.66 connected it without a PropertiesChanged (the link's ATT channel
-                // came up before bluetoothd handled its connection event: "Device … is already
-                // connected" in its log; on the real-BlueZ harness in 2 of 3 SIGKILL restarts of
-                // one run). Such a link works: its services resolve, and that is signalled.
-                // Without them soon it is the stale state after all, cleared by a Disconnect.
-                logger.info("PERC \(address): Connected=true when read back \(configuration.connectedGrace) after Connect, not signalled by bluetoothd; waiting up to \(configuration.unsignalledResolveGrace) for its services")
-                let resolved = await mirror.wait(timeout: configuration.unsignalledResolveGrace) { m -> Bool? in
-                    guard m.bluetoothdPresent, let d = m.device(path: path), d.connected else { return false }
-                    return d.servicesResolved ? true : nil
-                }
-                up = resolved == true ? true : nil
-            }
-            return .connectedSeen(up, stillThere: mirror.bluetoothdPresent && mirror.device(path: path) != nil)
+            return await confirmConnected(path)
         case .clearStaleLink(let path):
             // bluetoothd 5.66 can lose track of a link (its log: "No matching connection for
             // device" on the disconnect, "Device … is already connected" on the next one).
@@ -229,10 +209,7 @@ public final class PercLink: Sendable {
         case .awaitResolved(let path):
             // Connected (maybe by bluetoothd itself, after a restart): services resolve on their
             // own once the GATT client is ready. Wait for ServicesResolved or the link going.
-            let resolved = await mirror.wait(timeout: configuration.resolveTimeout) { m -> Bool? in
-                guard m.bluetoothdPresent, let d = m.device(path: path), d.connected else { return false }
-                return d.servicesResolved ? true : nil
-            }
+            let resolved = await waitForResolved(path, timeout: configuration.resolveTimeout)
             return .resolved(resolved, connected: mirror.device(path: path)?.connected == true)
         case .findLayout(let path):
             let layout = await Self.awaitLayout(in: mirror, device: path, profile: configuration.profile,
@@ -308,6 +285,36 @@ public final class PercLink: Sendable {
     /// Waits for the device's Connected=true: true when it comes, false as soon as it cannot
     /// (bluetoothd left or returned, the device object went, its adapter is off), nil after
     /// `timeout`.
+    /// After a Connect answered ok: whether `Connected=true` followed (nil: not in time).
+    /// bluetoothd 5.66 may answer Connect before its Connected=true reaches us (on the
+    /// real-BlueZ harness the PERC saw the link 3 ms after our Connect had returned, and
+    /// reading Connected=false then as "the link went" made every first connect fail). So the
+    /// property is waited for, briefly: it follows within milliseconds when the link is there;
+    /// when it is not (the link went again at once, the adapter was switched off) the loop
+    /// asks BlueZ again instead of waiting out connectTimeout.
+    private func confirmConnected(_ path: DBusObjectPath) async -> LinkMachine.Event {
+        var up = await waitForConnected(path, timeout: configuration.connectedGrace)
+        if up == nil, mirror.bluetoothdPresent, await mirror.reread(device: path)?.connected == true {
+            // bluetoothd 5.66 connected it without a PropertiesChanged (the link's ATT channel
+            // came up before bluetoothd handled its connection event: "Device … is already
+            // connected" in its log; on the real-BlueZ harness in 2 of 3 SIGKILL restarts of
+            // one run). Such a link works: its services resolve, and that is signalled.
+            // Without them soon it is the stale state after all, cleared by a Disconnect.
+            logger.info("PERC \(configuration.address): Connected=true when read back \(configuration.connectedGrace) after Connect, not signalled by bluetoothd; waiting up to \(configuration.unsignalledResolveGrace) for its services")
+            up = await waitForResolved(path, timeout: configuration.unsignalledResolveGrace) == true ? true : nil
+        }
+        return .connectedSeen(up, stillThere: mirror.bluetoothdPresent && mirror.device(path: path) != nil)
+    }
+
+    /// Waits for the device's ServicesResolved=true (true), its link or bluetoothd going
+    /// (false), or `timeout` (nil).
+    private func waitForResolved(_ path: DBusObjectPath, timeout: Duration) async -> Bool? {
+        await mirror.wait(timeout: timeout) { m -> Bool? in
+            guard m.bluetoothdPresent, let d = m.device(path: path), d.connected else { return false }
+            return d.servicesResolved ? true : nil
+        }
+    }
+
     private func waitForConnected(_ path: DBusObjectPath, timeout: Duration) async -> Bool? {
         let epoch = mirror.epoch
         return await mirror.wait(timeout: timeout) { m -> Bool? in

@@ -109,11 +109,11 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// `turnLikelihoodRatio` times less likely than the other is not offered (a finger that
     /// came to rest beside a marker). Recordings made before this setting existed read it as off.
     public var unlikelyTwinsLeft = true
-    /// A triple whose third touch began before the field-on's time window, and a tuple of its
-    /// other two (which began in it) that puts the sensor in the same place: the tuple is
-    /// checked, not the triple (a marker touches within the window, so that touch is a finger
-    /// lying where the missing marker would be). Recordings made before this setting existed
-    /// read it as off.
+    /// Of hypotheses light cannot tell apart (sensor positions within
+    /// `minHypothesisSeparation`), one with a touch that began before the field-on's time
+    /// window is not offered when one whose touches all began in it is (a marker touches
+    /// within the window, so that touch is a finger lying where a marker would be).
+    /// Recordings made before this setting existed read it as off.
     public var oldTouchNotAMarker = true
     /// Inside the time window, when more than one triple fits (a finger triangle in the
     /// pattern, a second PERC's markers), the window guess cannot stand at the window's end:
