@@ -95,6 +95,9 @@ public struct ServiceParts: Sendable {
         }
     }
 
+    /// How long the services may take to stop on SIGTERM/SIGINT before they are cancelled.
+    static let gracefulShutdownLimit: Duration = .seconds(1)
+
     /// Runs `loop` (the frame loop) and the web server in one ServiceGroup until SIGTERM or
     /// SIGINT, or until the loop ends (demo `--duration`); then closes the TUIO socket.
     public func run(_ loop: some Service, logger: Logger) async throws {
@@ -102,8 +105,18 @@ public struct ServiceParts: Sendable {
             .init(service: loop, successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let web { services.append(.init(service: web)) }
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // An app that stopped reading never takes the WebSocket close frame (its socket is
+        // full), so its session would hold the web server's graceful shutdown for ever: after
+        // this long the group cancels the services instead, which closes such connections.
+        configuration.maximumGracefulShutdownDuration = Self.gracefulShutdownLimit
+        let group = ServiceGroup(configuration: configuration)
+        do {
+            try await group.run()
+        } catch is CancellationError {
+            // That escalation is a stop as asked, not a failure.
+            logger.notice("stopped: a service took longer than \(Self.gracefulShutdownLimit) to stop (an app that stopped reading keeps its connection open) and was cancelled")
+        }
         await tuio?.close()
     }
 }

@@ -36,15 +36,18 @@ import PercTestSupport
         #expect(await serve.waitForLog("old (\(BlueZTestbed.mtk)): link up"), "\(serve.log)")
         #expect(await serve.waitForLog("red (\(BlueZTestbed.v1)): connecting"), "\(serve.log)")
         // An app that connects and never reads (its socket fills), and one that reads.
-        let (stalled, _) = try WSProbe.start(["port": serve.httpPort, "stallSeconds": 30, "seconds": 30])
+        let (stalled, _) = try WSProbe.start(["port": serve.httpPort, "stall": 30, "seconds": 30])
         let (reading, _) = try WSProbe.start(["port": serve.httpPort, "seconds": 30])
-        defer { stalled.terminate(); reading.terminate() }
+        defer { WSProbe.end(stalled); WSProbe.end(reading) }
         #expect(await serve.waitForLog("app connected"), "\(serve.log)")
         try await Task.sleep(for: .milliseconds(500))
         let (status, took) = try await Self.stop(serve)
         print("serve SIGTERM with a Connect unanswered and a stalled app: exited \(status) after \(took)")
         #expect(status == 0, "\(serve.log.suffix(3000))")
         #expect(took < .seconds(2), "\(serve.log.suffix(3000))")
+        // The stalled app never takes the close frame: its session is cancelled after the
+        // graceful-shutdown limit, and the log says so.
+        #expect(serve.log.contains("took longer than 1.0 seconds to stop (an app that stopped reading"), "\(serve.log.suffix(3000))")
     }
 
     @Test func sigtermEndsServeWhileBluetoothdIsGone() async throws {

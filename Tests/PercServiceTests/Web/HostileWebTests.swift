@@ -148,7 +148,7 @@ import PercTestSupport
         let server = try await TestWebServer.start(maxApps: 4, logHandler: log)
         defer { server.stop() }
         var held: [(Process, Pipe)] = []
-        defer { for (p, _) in held where p.isRunning { p.terminate() } }
+        defer { for (p, _) in held { WSProbe.end(p) } }
         for _ in 0..<4 { held.append(try WSProbe.start(["port": server.port, "seconds": 15, "max": 2])) }
         #expect(await eventually(10) { server.hub.clientCount == 4 })
         let refused = try await WSProbe.runAsync(["port": server.port, "seconds": 3.0])

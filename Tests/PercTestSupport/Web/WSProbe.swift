@@ -3,7 +3,7 @@ import Foundation
 
 /// Runs `wsprobe` (written to a temp file) against a local server. It connects, sends the
 /// given messages, reads for `seconds`, and prints each received text message on a line.
-/// `stallSeconds` > 0 makes it connect and not read at all for that long first.
+/// `stall` > 0 makes it connect and not read at all for that many seconds first.
 public enum WSProbe {
     public static let script = #"""
 import base64, json, os, socket, struct, sys, time
@@ -120,6 +120,14 @@ main()
     }
 
     /// Starts the probe; returns the process and a pipe with its output.
+    /// Ends a probe by its pid (SIGKILL: a child of the test runner inherits its blocked
+    /// signals, SIGTERM among them, so `Process.terminate()` does not end it) and reaps it.
+    public static func end(_ p: Process) {
+        guard p.isRunning else { return }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+    }
+
     public static func start(_ args: [String: Any]) throws -> (Process, Pipe) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("wsprobe-\(UUID().uuidString).py")
         try script.write(to: file, atomically: true, encoding: .utf8)
@@ -136,7 +144,7 @@ main()
     /// Runs the probe to completion and returns its output lines.
     public static func run(_ args: [String: Any]) throws -> [String] {
         let (p, out) = try start(args)
-        defer { if p.isRunning { p.terminate() } }
+        defer { end(p) }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
