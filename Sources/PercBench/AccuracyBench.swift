@@ -81,6 +81,11 @@ struct AccuracyBench: ParsableCommand {
         /// touch to recognised.
         var recognisedAfter: Seconds? = nil
         var afterLastTouch: Seconds? = nil
+        /// Correct, recognised after a light check or locate of its own: seconds from the
+        /// field-on to the engine's first need, from there to the first patch of it on
+        /// screen (the scheduler's wait: other checks' patches or candidates in the way, its
+        /// own sensor still answering), and from there to recognised (the rounds).
+        var phases: (asked: Seconds, shown: Seconds, rounds: Seconds)? = nil
         /// Missed: why, and the age of a still-open identify check.
         var cause = MissCause.other
         var openCheckAge: Seconds? = nil
@@ -153,6 +158,10 @@ struct AccuracyBench: ParsableCommand {
         /// Field-on → recognised of the correct cases by what made them slow (`situation`).
         var bySituation: [Int: Histogram<UInt64>] = [:]
         var slowBySituation: [Int: [Int]] = [:]
+        /// The correct cases over 350 ms: how many were recognised without a light check of
+        /// their own, and where the others spent their time (`CaseResult.phases`).
+        var slowWithoutCheck = 0
+        var slowPhases = (asked: AccuracyBench.microseconds(), shown: AccuracyBench.microseconds(), rounds: AccuracyBench.microseconds())
 
         init(cases: Int, seed: UInt64) { self.cases = cases; self.seed = seed }
 
@@ -190,8 +199,28 @@ struct AccuracyBench: ParsableCommand {
                 let k = AccuracyBench.situation(c, touches: touches)
                 _ = bySituation[k, default: AccuracyBench.microseconds()].record(AccuracyBench.micros(r))
                 if r > 0.35 && slowBySituation[k, default: []].count < 6 { slowBySituation[k, default: []].append(c.index) }
+                if r > 0.35, let p = result.phases {
+                    _ = slowPhases.asked.record(AccuracyBench.micros(p.asked))
+                    _ = slowPhases.shown.record(AccuracyBench.micros(p.shown))
+                    _ = slowPhases.rounds.record(AccuracyBench.micros(p.rounds))
+                } else if r > 0.35 {
+                    slowWithoutCheck += 1
+                }
                 _ = byClass[cls]!.latency.record(AccuracyBench.micros(r))
                 if r > 0.3 && byClass[cls]!.slow.count < 3 { byClass[cls]!.slow.append(c.index) }
+            }
+        }
+
+        /// Where the correct cases over 350 ms spent their time.
+        private func printSlowPhases() {
+            let n = slowPhases.asked.totalCount
+            print("where the correct cases over 350 ms spent their time: \(slowWithoutCheck) recognised without a light check of their own; the other \(n):")
+            for (name, h) in [("field-on → first need (the engine's wait)", slowPhases.asked),
+                              ("need → its first patch on screen (the scheduler's wait)", slowPhases.shown),
+                              ("first patch → recognised (the rounds)", slowPhases.rounds)] {
+                print("    " + name.padding(toLength: 58, withPad: " ", startingAt: 0)
+                      + String(format: "p50 %4.0f ms, mean %4.0f ms, p95 %4.0f ms", Double(h.valueAtPercentile(50)) / 1000,
+                               n > 0 ? h.mean / 1000 : 0, Double(h.valueAtPercentile(95)) / 1000))
             }
         }
 
@@ -228,6 +257,7 @@ struct AccuracyBench: ParsableCommand {
                              100 * Double(b.wrong) / Double(b.cases)))
             }
             AccuracyBench.printLatencyBreakdown(byClass: byClass, bySituation: bySituation, slow: slowBySituation, cases: cases, correct: Int(latency.totalCount))
+            printSlowPhases()
             print("missed by cause at the case's end:")
             for c in MissCause.allCases where causes[c] != nil {
                 print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
@@ -313,11 +343,16 @@ struct AccuracyBench: ParsableCommand {
         var lastTaken: TransitionReason?
         var takenBy: TransitionReason?
         var lastTouchToRecognised: Seconds?
+        // The first need of the scored PERC and the first frame a patch of it showed.
+        var firstNeed: Seconds?
+        var firstPatch: Seconds?
         while !runner.isFinished {
             var frame = runner.nextFrame()
             if noDisplay { frame.drawing = false }
             let (out, plan) = core.advance(frame)
             if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
+            if firstNeed == nil, out.needs.contains(where: { $0.tangible == id }) { firstNeed = frame.time }
+            if firstNeed != nil, firstPatch == nil, plan.overlay.patches.contains(where: { $0.tangible == id }) { firstPatch = frame.time }
             last = out
             for n in out.needs where n.tangible == id && requests[n.request] == nil {
                 requests[n.request] = (frame.time, n.hypotheses.contains { $0.traces.count >= 2 && $0.traces.allSatisfy(ownTrace) })
@@ -386,7 +421,13 @@ struct AccuracyBench: ParsableCommand {
             let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
             return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern)
         }
-        return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised, pattern: pattern)
+        var phases: (asked: Seconds, shown: Seconds, rounds: Seconds)?
+        if let r = recognisedAt, let arrival = placement?.fieldOnArrival, let asked = firstNeed, let shown = firstPatch,
+           asked - arrival <= r, shown - arrival <= r {
+            phases = (asked - arrival, shown - asked, r - (shown - arrival))
+        }
+        return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
+                          phases: phases, pattern: pattern)
     }
 
     /// The built-in pattern a PERC's markers are (the generator's four).

@@ -63,6 +63,16 @@ import PercTestSupport
         }
         #expect(cases == counts(run.stdout)["correct"], "\(run.stdout)")
         #expect(over == total, "\(run.stdout)")
+        // And where those slow cases spent their time: every one is counted once, in the
+        // three phases of a check of its own or as recognised without one.
+        let phases = try #require(lines.firstIndex { $0.hasPrefix("where the correct cases over 350 ms spent their time: ") }, "\(run.stdout)")
+        let words = lines[phases].split(separator: " ")
+        let without = try #require(Int(words[words.firstIndex(of: "time:")! + 1]), "\(lines[phases])")
+        let other = try #require(Int(words[words.firstIndex(of: "other")! + 1].dropLast()), "\(lines[phases])")
+        #expect(without + other == total, "\(lines[phases])")
+        for (k, name) in ["field-on → first need", "need → its first patch on screen", "first patch → recognised"].enumerated() {
+            #expect(lines[phases + 1 + k].hasPrefix("    " + name) && lines[phases + 1 + k].contains(" mean "), "\(run.stdout)")
+        }
     }
 
     /// Seed 1, case 104: a standard PERC that made one touch (marker 2). The locate need is
