@@ -363,28 +363,7 @@ struct AccuracyBench: ParsableCommand {
                 if case .transition(_, .tracked, let reason) = e.event { lastTaken = reason }
                 if case .transition(_, .placed, let reason) = e.event { lastTaken = reason }
             }
-            if log {
-                for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
-                    print(String(format: "%.3f light %d", frame.time, e.value))
-                }
-                if let scheduler = core.planner as? LightCheckScheduler, scheduler.overlay.patches.contains(where: { $0.tangible == id }) {
-                    let sensor = runner.world.trueSensorPosition(of: id)
-                    let ps = scheduler.overlay.patches.map { p in
-                        "\(p.tangible):\(p.purpose):\(p.colour):" + (sensor.map { String(format: "%.0fmm", p.center.distance(to: $0)) } ?? "-")
-                    }
-                    print(String(format: "%.3f overlay %d ", frame.time, Int(scheduler.overlay.id)) + ps.joined(separator: " "))
-                }
-                for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
-                for n in out.needs where n.tangible == id && (n.kind != .locate || shownLocates.insert(n.request).inserted) {
-                    // A locate need's poses share their touch: one line per touch.
-                    let hs = n.kind == .locate ? Array(Dictionary(grouping: n.hypotheses, by: \.traces).values.map { "\($0[0].traces)×\($0.count)" }.sorted())
-                        : n.hypotheses.map { "\($0.traces)" }
-                    let sensor = runner.world.trueSensorPosition(of: id)
-                    let nearest = sensor.flatMap { s in n.hypotheses.map { $0.sensorPosition.distance(to: s) }.min() }
-                    print(String(format: "%.3f need ", frame.time) + "\(n.request) \(n.kind) " + hs.joined(separator: " ")
-                          + (nearest.map { String(format: " (nearest sensor position %.1f mm from the true one)", $0) } ?? ""))
-                }
-            }
+            if log { printFrame(frame, out, planner: core.planner, world: runner.world, id: id, shownLocates: &shownLocates) }
             if let r = out.tangible(id), let p = r.placement, !ownTrace(p.touch), !wrong { wrong = true; takenBy = lastTaken }
             guard let r = out.tangible(id), r.state == .tracked || r.state == .resting,
                   let arrival = runner.world.truth.placement(of: id)?.fieldOnArrival else { continue }
@@ -428,6 +407,32 @@ struct AccuracyBench: ParsableCommand {
         }
         return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
                           phases: phases, pattern: pattern)
+    }
+
+    /// `--show`: one frame of the scored PERC (its light flips, the overlay while it has a
+    /// patch, its events and needs; a locate need once, as its touches with their pose counts).
+    private func printFrame(_ frame: Frame, _ out: EngineOutput, planner: some LightCheckPlanning, world: SimWorld, id: TangibleID,
+                            shownLocates: inout Set<UInt64>) {
+        for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
+            print(String(format: "%.3f light %d", frame.time, e.value))
+        }
+        if let scheduler = planner as? LightCheckScheduler, scheduler.overlay.patches.contains(where: { $0.tangible == id }) {
+            let sensor = world.trueSensorPosition(of: id)
+            let ps = scheduler.overlay.patches.map { p in
+                "\(p.tangible):\(p.purpose):\(p.colour):" + (sensor.map { String(format: "%.0fmm", p.center.distance(to: $0)) } ?? "-")
+            }
+            print(String(format: "%.3f overlay %d ", frame.time, Int(scheduler.overlay.id)) + ps.joined(separator: " "))
+        }
+        for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
+        for n in out.needs where n.tangible == id && (n.kind != .locate || shownLocates.insert(n.request).inserted) {
+            // A locate need's poses share their touch: one line per touch.
+            let hs = n.kind == .locate ? Array(Dictionary(grouping: n.hypotheses, by: \.traces).values.map { "\($0[0].traces)×\($0.count)" }.sorted())
+                : n.hypotheses.map { "\($0.traces)" }
+            let sensor = world.trueSensorPosition(of: id)
+            let nearest = sensor.flatMap { s in n.hypotheses.map { $0.sensorPosition.distance(to: s) }.min() }
+            print(String(format: "%.3f need ", frame.time) + "\(n.request) \(n.kind) " + hs.joined(separator: " ")
+                  + (nearest.map { String(format: " (nearest sensor position %.1f mm from the true one)", $0) } ?? ""))
+        }
     }
 
     /// The built-in pattern a PERC's markers are (the generator's four).
