@@ -115,6 +115,13 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// within the window, so that touch is a finger lying where a marker would be).
     /// Recordings made before this setting existed read it as off.
     public var oldTouchNotAMarker = true
+    /// A free touch that began before the field-on's time window (`timeWindow` before it) does
+    /// not contest a PERC placed with its orientation unresolved: a marker touches no earlier
+    /// than that, so that touch is not the marker the PERC stands on. (A later touch still
+    /// does: a marker may touch late, `bench accuracy` seed 7 case 3485.) Before, a finger
+    /// lying since long before the field-on withdrew a placement the frame after it was made
+    /// (seed 1 case 1008). Recordings made before this setting existed read it as off.
+    public var placedRivalsInWindow = true
     /// Inside the time window, when more than one triple fits (a finger triangle in the
     /// pattern, a second PERC's markers), the window guess cannot stand at the window's end:
     /// light is asked at once, and a pending guess is withdrawn then, not at the window's end.
@@ -176,6 +183,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)
         unlikelyTwinsLeft = try v(.unlikelyTwinsLeft, false)
         oldTouchNotAMarker = try v(.oldTouchNotAMarker, false)
+        placedRivalsInWindow = try v(.placedRivalsInWindow, false)
         checkRivalsInWindow = try v(.checkRivalsInWindow, false)
         reportUnresolvedPlacements = try v(.reportUnresolvedPlacements, false)
         awaitUnannounced = try v(.awaitUnannounced, false)
