@@ -82,8 +82,8 @@ struct AccuracyBench: ParsableCommand {
         var recognisedAfter: Seconds? = nil
         var afterLastTouch: Seconds? = nil
         /// Correct, recognised after a light check or locate of its own: seconds from the
-        /// field-on to the engine's first need, from there to the first patch of it on
-        /// screen (the scheduler's wait: other checks' patches or candidates in the way, its
+        /// field-on to the engine's first need, from there to the first overlay with a
+        /// patch of it (the scheduler's wait: other checks' patches or candidates in the way, its
         /// own sensor still answering), and from there to recognised (the rounds).
         var phases: (asked: Seconds, shown: Seconds, rounds: Seconds)? = nil
         /// Missed: why, and the age of a still-open identify check.
@@ -216,7 +216,7 @@ struct AccuracyBench: ParsableCommand {
             let n = slowPhases.asked.totalCount
             print("where the correct cases over 350 ms spent their time: \(slowWithoutCheck) recognised without a light check of their own; the other \(n):")
             for (name, h) in [("field-on → first need (the engine's wait)", slowPhases.asked),
-                              ("need → its first patch on screen (the scheduler's wait)", slowPhases.shown),
+                              ("need → its first patch in the overlay (the scheduler's wait)", slowPhases.shown),
                               ("first patch → recognised (the rounds)", slowPhases.rounds)] {
                 print("    " + name.padding(toLength: 58, withPad: " ", startingAt: 0)
                       + String(format: "p50 %4.0f ms, mean %4.0f ms, p95 %4.0f ms", Double(h.valueAtPercentile(50)) / 1000,

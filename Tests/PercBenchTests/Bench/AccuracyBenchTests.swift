@@ -70,7 +70,7 @@ import PercTestSupport
         let without = try #require(Int(words[words.firstIndex(of: "time:")! + 1]), "\(lines[phases])")
         let other = try #require(Int(words[words.firstIndex(of: "other")! + 1].dropLast()), "\(lines[phases])")
         #expect(without + other == total, "\(lines[phases])")
-        for (k, name) in ["field-on → first need", "need → its first patch on screen", "first patch → recognised"].enumerated() {
+        for (k, name) in ["field-on → first need", "need → its first patch in the overlay", "first patch → recognised"].enumerated() {
             #expect(lines[phases + 1 + k].hasPrefix("    " + name) && lines[phases + 1 + k].contains(" mean "), "\(run.stdout)")
         }
     }
