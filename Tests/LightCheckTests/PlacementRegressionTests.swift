@@ -124,6 +124,21 @@ import LightCheck
         #expect(!old.placedRivalsInWindow && EngineConfig().placedRivalsInWindow)
     }
 
+    /// Seed 1, case 678: placed on its one marker touch; a finger that began inside the time
+    /// window, whose touch the locate had searched (light put the sensor off its circles),
+    /// contested the placement 9 ms after it was made. With `placedRivalsUnsearched` a touch
+    /// the locate searched is no rival: the PERC stays placed. A recording made before the
+    /// setting reads it as off.
+    @Test("a touch the locate searched does not contest the PERC it placed")
+    func aSearchedTouchDoesNotContestAPlacement() throws {
+        try lone(index: 678, config: EngineConfig(), expect: .placed)
+        var off = EngineConfig()
+        off.placedRivalsUnsearched = false
+        try lone(index: 678, config: off, expect: .onSurface)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.placedRivalsUnsearched && EngineConfig().placedRivalsUnsearched)
+    }
+
     func lone(index: Int = 36, config: EngineConfig, expect: TangibleStateName) throws {
         let c = placement(seed: 1, index: index)
         var runner = try ScenarioRunner(c.scenario)

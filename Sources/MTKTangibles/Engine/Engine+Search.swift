@@ -253,7 +253,8 @@ extension Engine {
     /// Free touches that could be the one marker a placed PERC stands on instead of its touch:
     /// as far from its sensor as one of its markers is (within `tolerance`), and not as far from
     /// its touch as two of its markers are from each other (a second marker of its own); with
-    /// `placedRivalsInWindow`, not touches that began before the field-on's time window.
+    /// `placedRivalsInWindow`, not touches that began before the field-on's time window, and
+    /// with `placedRivalsUnsearched`, not touches the locate that placed it searched.
     private func placedRivals(_ i: Int, _ p: Placement, at touch: Vec2, tolerance: Double, _ scene: FrameScene) -> Int {
         let d = slots[i].definition
         guard let offset = d.lightSensorOffset else { return 0 }
@@ -262,9 +263,11 @@ extension Engine {
         var sides: [Double] = []
         for a in d.markers.indices { for b in d.markers.indices where b > a { sides.append(d.markers[a].distance(to: d.markers[b])) } }
         let fieldOn = config.placedRivalsInWindow ? slots[i].perc?.fieldOnAt : nil
+        let searched = config.placedRivalsUnsearched ? (slots[i].perc?.placementSearched ?? []) : []
         var n = 0
         for k in scene.ids.indices where scene.alive[k] && scene.holder[k] == nil && scene.ids[k] != p.touch {
             if let f = fieldOn, scene.began[k] < f - config.timeWindow { continue }
+            if searched.contains(scene.ids[k]) { continue }
             let q = scene.positions[k]
             let s = q.distance(to: sensor), t = q.distance(to: touch)
             if reach.contains(where: { abs($0 - s) <= tolerance }) && !sides.contains(where: { abs($0 - t) <= tolerance }) { n += 1 }

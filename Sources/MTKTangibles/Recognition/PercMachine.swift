@@ -72,6 +72,9 @@ public struct PercMachine: Sendable {
         var rejected: [[TraceID]: Seconds] = [:]
         /// Placed on one marker touch with its orientation unresolved (state `placed`).
         public internal(set) var placed: Placement?
+        /// The touches the locate that placed it searched (light put the sensor off the
+        /// others' circles).
+        var placedSearched: Set<TraceID> = []
     }
 
     public struct Rest: Hashable, Sendable {
@@ -226,6 +229,7 @@ public struct PercMachine: Sendable {
                         // only its turn is unknown: placed, not tracked.
                         guard s.placed == nil, let placed = placement(c, rivals: rivals, poses: poses, at: time) else { break }
                         s.placed = placed
+                        s.placedSearched = Set(check.candidates.flatMap(\.traceSet))
                         out.append(.tracesAssigned([placed.touch], reason: .placedUnresolved))
                         go(.onSurface(s), .placedUnresolved, &out)
                         return
@@ -847,6 +851,12 @@ public struct PercMachine: Sendable {
     public var placement: Placement? {
         if case .onSurface(let s) = state { return s.placed }
         return nil
+    }
+
+    /// The touches the locate that placed it searched (empty when not placed).
+    var placementSearched: Set<TraceID> {
+        if case .onSurface(let s) = state, s.placed != nil { return s.placedSearched }
+        return []
     }
 
     public var track: Track? {
