@@ -116,12 +116,7 @@ import LightCheck
     /// before the setting reads it as off.
     @Test("a touch older than the time window does not contest a placed PERC")
     func anOldTouchDoesNotContestAPlacement() throws {
-        try lone(index: 1008, config: EngineConfig(), expect: .placed)
-        var off = EngineConfig()
-        off.placedRivalsInWindow = false
-        try lone(index: 1008, config: off, expect: .onSurface)
-        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
-        #expect(!old.placedRivalsInWindow && EngineConfig().placedRivalsInWindow)
+        try staysPlacedOnlyWith(\.placedRivalsInWindow, index: 1008)
     }
 
     /// Seed 1, case 678: placed on its one marker touch; a finger that began inside the time
@@ -131,12 +126,18 @@ import LightCheck
     /// setting reads it as off.
     @Test("a touch the locate searched does not contest the PERC it placed")
     func aSearchedTouchDoesNotContestAPlacement() throws {
-        try lone(index: 678, config: EngineConfig(), expect: .placed)
+        try staysPlacedOnlyWith(\.placedRivalsUnsearched, index: 678)
+    }
+
+    /// Seed 1 case `index` ends `placed` with the setting `rule` on (the default) and
+    /// `onSurface` with it off; a recording made before the setting existed reads it as off.
+    func staysPlacedOnlyWith(_ rule: WritableKeyPath<EngineConfig, Bool>, index: Int) throws {
+        try lone(index: index, config: EngineConfig(), expect: .placed)
         var off = EngineConfig()
-        off.placedRivalsUnsearched = false
-        try lone(index: 678, config: off, expect: .onSurface)
+        off[keyPath: rule] = false
+        try lone(index: index, config: off, expect: .onSurface)
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
-        #expect(!old.placedRivalsUnsearched && EngineConfig().placedRivalsUnsearched)
+        #expect(!old[keyPath: rule] && EngineConfig()[keyPath: rule])
     }
 
     func lone(index: Int = 36, config: EngineConfig, expect: TangibleStateName) throws {
