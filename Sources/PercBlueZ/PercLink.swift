@@ -282,9 +282,6 @@ public final class PercLink: Sendable {
         return .lost(reason: reason, bluetoothdPresent: bluetoothdPresent)
     }
 
-    /// Waits for the device's Connected=true: true when it comes, false as soon as it cannot
-    /// (bluetoothd left or returned, the device object went, its adapter is off), nil after
-    /// `timeout`.
     /// After a Connect answered ok: whether `Connected=true` followed (nil: not in time).
     /// bluetoothd 5.66 may answer Connect before its Connected=true reaches us (on the
     /// real-BlueZ harness the PERC saw the link 3 ms after our Connect had returned, and
@@ -315,6 +312,9 @@ public final class PercLink: Sendable {
         }
     }
 
+    /// Waits for the device's Connected=true: true when it comes, false as soon as it cannot
+    /// (bluetoothd left or returned, the device object went, its adapter is off), nil after
+    /// `timeout`.
     private func waitForConnected(_ path: DBusObjectPath, timeout: Duration) async -> Bool? {
         let epoch = mirror.epoch
         return await mirror.wait(timeout: timeout) { m -> Bool? in

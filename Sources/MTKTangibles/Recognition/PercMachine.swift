@@ -72,8 +72,8 @@ public struct PercMachine: Sendable {
         var rejected: [[TraceID]: Seconds] = [:]
         /// Placed on one marker touch with its orientation unresolved (state `placed`).
         public internal(set) var placed: Placement?
-        /// The touches the locate that placed it searched (light put the sensor off the
-        /// others' circles).
+        /// While `placed`: the touches the locate that placed it searched (light put the sensor
+        /// off the others' circles).
         var placedSearched: Set<TraceID> = []
     }
 
@@ -685,6 +685,7 @@ public struct PercMachine: Sendable {
             return
         }
         s.placed = nil
+        s.placedSearched = []
         let contested = obs.placedRivals > 0
         out.append(.traceReleased(p.touch, reason: contested ? .guessWithdrawn : .ended))
         go(.onSurface(s), contested ? .placementContested : .tracesLost, &out)
@@ -855,7 +856,7 @@ public struct PercMachine: Sendable {
 
     /// The touches the locate that placed it searched (empty when not placed).
     var placementSearched: Set<TraceID> {
-        if case .onSurface(let s) = state, s.placed != nil { return s.placedSearched }
+        if case .onSurface(let s) = state { return s.placedSearched }
         return []
     }
 
