@@ -40,6 +40,9 @@ struct CalibrationSearch: Sendable {
     /// Whether the last round ended with an answer; if not, the next one resets first (a
     /// missed probe is not answered again unless the colour under the sensor changes).
     private(set) var lastRoundAnswered = false
+    /// When the last silent round was presented, and whether that was reported (a late answer
+    /// to it is told by the sensor's clock).
+    private var lastSilent: VerificationCheck.SilentRound?
     /// Patch ids: the first decoy's (the others follow it), the probe's.
     var patchIDs: (Int, Int)?
     /// A locate search's finished rounds, and those it took over from the tangible's locate
@@ -144,13 +147,18 @@ struct CalibrationSearch: Sendable {
     mutating func presented(_ report: PresentedOverlay) { round?.presented(report) }
 
     /// A flip; `.answer` carries its latency when it answered a reported presentation.
-    mutating func flip(at time: Seconds, config: LightCheckConfig) -> VerificationCheck.FlipVerdict {
-        guard let r = round else { return .spontaneous }
+    /// `changedAt`: when the sensor's clock says it changed (see `VerificationCheck.flip`).
+    mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig) -> VerificationCheck.FlipVerdict {
+        let silent = lastSilent
+        lastSilent = nil
+        guard let r = round else { return VerificationCheck.lateOrSpontaneous(time, changedAt, silent, config) }
         round = nil
         lastRoundAnswered = false
-        switch r.meaning(ofFlipAt: time, config: config) {
+        switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
         case .primed:
             return .primed
+        case .beforeRound:
+            return VerificationCheck.lateOrSpontaneous(time, changedAt, silent, config)
         case .unexplained:
             return .spontaneous
         case .answer(let window, let latency):
@@ -176,6 +184,7 @@ struct CalibrationSearch: Sendable {
         case .silent(let window):
             round = nil
             lastRoundAnswered = false
+            if let start = r.presentedAt { lastSilent = VerificationCheck.SilentRound(start: start, reported: !r.presentationAssumed, end: time) }
             if let p = probe { update(flipped: false, probe: p, window: window, config: config, at: time) }
             return false
         }

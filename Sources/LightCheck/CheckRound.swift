@@ -59,18 +59,24 @@ extension CheckRound {
         case primed
         /// No probe was on screen long enough: not an answer.
         case unexplained
+        /// The sensor changed (by its own clock) before this round's patches could be seen:
+        /// an answer to an earlier round that arrived late, or a change of its own.
+        case beforeRound
         /// An answer; `window` is how long the probes were up, `latency` is set when the
         /// presentation was reported (not assumed).
         case answer(window: Seconds, latency: Seconds?)
     }
 
-    func meaning(ofFlipAt time: Seconds, config: LightCheckConfig) -> FlipMeaning {
+    /// `changedAt`: when the sensor changed, from its own clock (PERC GATT v1 device time),
+    /// when known.
+    func meaning(ofFlipAt time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig) -> FlipMeaning {
         switch phase {
         case .priming: return .primed
         case .resetting: return .unexplained
         case .probing:
             let start = presentedAt ?? (plannedAt + config.assumedPresentationDelay)
             guard time >= start + config.latency.minResponseLatency else { return .unexplained }
+            if let changedAt, changedAt < start + config.latency.minSensorResponse { return .beforeRound }
             let reported = presentedAt != nil && !presentationAssumed
             return .answer(window: min(time, deadline ?? time) - start, latency: reported ? time - start : nil)
         }

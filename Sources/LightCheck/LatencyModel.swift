@@ -15,6 +15,13 @@ public struct LatencyModel: Hashable, Sendable, Codable {
         public var priorMean: Seconds = 0.05
         /// How many samples the prior is worth.
         public var priorWeight: Double = 4
+        /// The prior deadline and its weight for a sensor whose notifications carry its own
+        /// clock (`LightCheckConfig.sensorClock`, PERC GATT v1): 4 frames at 60 Hz + a 30 ms
+        /// connection interval + host stack + margin, learned from sooner. An answer later
+        /// than a deadline cut too short is told apart by the sensor's clock (it voids a
+        /// round instead of being read as the next round's answer) and teaches the deadline.
+        public var clockPriorDeadline: Seconds = 0.11
+        public var clockPriorWeight: Double = 2
         /// Samples kept (the most recent).
         public var window: Int = 40
         /// Quantile of the kept samples the learned deadline starts from (1: the largest).
@@ -26,6 +33,11 @@ public struct LatencyModel: Hashable, Sendable, Codable {
         public var maxDeadline: Seconds = 0.6
         /// A flip sooner than this after presentation cannot be an answer to it.
         public var minResponseLatency: Seconds = 0.004
+        /// By the sensor's own clock (`LightCheckConfig.sensorClock`), a change sooner than
+        /// this after a round's presentation is no answer to that round: a light sensor
+        /// answers a patch one display frame after it shows at the earliest
+        /// (HARDWARE-MODEL.md: 1–4 frames).
+        public var minSensorResponse: Seconds = 0.010
 
         public init() {}
 
@@ -36,6 +48,8 @@ public struct LatencyModel: Hashable, Sendable, Codable {
             priorDeadline = try v(.priorDeadline, d.priorDeadline)
             priorMean = try v(.priorMean, d.priorMean)
             priorWeight = try v(.priorWeight, d.priorWeight)
+            clockPriorDeadline = try v(.clockPriorDeadline, d.clockPriorDeadline)
+            clockPriorWeight = try v(.clockPriorWeight, d.clockPriorWeight)
             window = try c.decodeIfPresent(Int.self, forKey: .window) ?? d.window
             quantile = try v(.quantile, d.quantile)
             slack = try v(.slack, d.slack)
@@ -43,14 +57,19 @@ public struct LatencyModel: Hashable, Sendable, Codable {
             minDeadline = try v(.minDeadline, d.minDeadline)
             maxDeadline = try v(.maxDeadline, d.maxDeadline)
             minResponseLatency = try v(.minResponseLatency, d.minResponseLatency)
+            minSensorResponse = try v(.minSensorResponse, d.minSensorResponse)
         }
 
         var validationProblem: String? {
             if !(minDeadline > 0 && minDeadline <= maxDeadline) { return "latency.minDeadline must be positive and at most maxDeadline" }
             if !(priorDeadline >= minDeadline && priorDeadline <= maxDeadline) { return "latency.priorDeadline must lie within [minDeadline, maxDeadline]" }
+            if !(clockPriorDeadline >= minDeadline && clockPriorDeadline <= maxDeadline) { return "latency.clockPriorDeadline must lie within [minDeadline, maxDeadline]" }
             if !(quantile > 0 && quantile <= 1) { return "latency.quantile must lie in (0, 1]" }
             if window < 1 { return "latency.window must be at least 1" }
-            if !(priorWeight >= 0) || !(slack >= 1) || !(margin >= 0) { return "latency.priorWeight, slack and margin must be non-negative (slack at least 1)" }
+            if !(priorWeight >= 0) || !(clockPriorWeight >= 0) || !(slack >= 1) || !(margin >= 0) {
+                return "latency.priorWeight, clockPriorWeight, slack and margin must be non-negative (slack at least 1)"
+            }
+            if !(minSensorResponse >= 0 && minSensorResponse <= 0.1) { return "latency.minSensorResponse must lie in [0, 0.1] seconds (got \(minSensorResponse))" }
             return nil
         }
     }
@@ -69,22 +88,25 @@ public struct LatencyModel: Hashable, Sendable, Codable {
     }
 
     /// How long after presentation to wait for an answer before counting its absence.
-    public func deadline(_ s: Settings) -> Seconds {
-        guard !samples.isEmpty else { return s.priorDeadline }
+    /// `sensorClock`: the sensor's notifications carry its own clock (the `clock…` prior).
+    public func deadline(_ s: Settings, sensorClock: Bool = false) -> Seconds {
+        let prior = sensorClock ? s.clockPriorDeadline : s.priorDeadline
+        guard !samples.isEmpty else { return prior }
         let sorted = samples.sorted()
         let rank = min(sorted.count - 1, max(0, Int((s.quantile * Double(sorted.count)).rounded(.up)) - 1))
         let learned = sorted[rank] * s.slack + s.margin
         let n = Double(sorted.count)
-        let w = n / (n + s.priorWeight)
-        let blended = w * learned + (1 - w) * s.priorDeadline
+        let w = n / (n + (sensorClock ? s.clockPriorWeight : s.priorWeight))
+        let blended = w * learned + (1 - w) * prior
         return min(s.maxDeadline, max(s.minDeadline, blended))
     }
 
-    /// Expected latency of an answer (for planning only).
-    public func expectedLatency(_ s: Settings) -> Seconds {
+    /// Expected latency of an answer (for planning only); the prior weighs as in `deadline`.
+    public func expectedLatency(_ s: Settings, sensorClock: Bool = false) -> Seconds {
         guard !samples.isEmpty else { return s.priorMean }
         let n = Double(samples.count)
         let mean = samples.reduce(0, +) / n
-        return (n * mean + s.priorWeight * s.priorMean) / (n + s.priorWeight)
+        let weight = sensorClock ? s.clockPriorWeight : s.priorWeight
+        return (n * mean + weight * s.priorMean) / (n + weight)
     }
 }

@@ -128,6 +128,12 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// 0 starts every search from nothing. Recordings made before this setting existed read
     /// it as 0, so they replay as they ran.
     public var locateMemory: Seconds = 2
+    /// Read a flip by when the sensor changed by its own clock (PERC GATT v1 device time,
+    /// mapped through the link's fastest notification), not only by when it arrived: a flip
+    /// that changed before the showing round's patches could be seen is no answer to them
+    /// (it answered the silent round before, late: its latency teaches the deadline).
+    /// Recordings made before this setting existed read it as off, so they replay as they ran.
+    public var sensorClock = true
 
     public init() {}
 
@@ -168,6 +174,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         stationaryRejectPosterior = try v(.stationaryRejectPosterior, d.stationaryRejectPosterior)
         calibration = try v(.calibration, d.calibration)
         locateMemory = try v(.locateMemory, 0)
+        sensorClock = try v(.sensorClock, false)
         locate = c.contains(.locate) ? try CalibrationSettings(from: c.superDecoder(forKey: .locate), defaults: d.locate) : d.locate
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))

@@ -27,6 +27,9 @@ public struct LightCheckDiagnostics: Hashable, Sendable, Codable {
     public var answers = 0
     /// Rounds that ended at their deadline without a flip.
     public var silentRounds = 0
+    /// Flips that answered a silent round after its deadline, told by the sensor's clock
+    /// (`LightCheckConfig.sensorClock`).
+    public var lateAnswers = 0
     /// Needs the engine withdrew before an outcome.
     public var withdrawnNeeds = 0
     /// Rounds whose presentation was assumed because no report came in time.

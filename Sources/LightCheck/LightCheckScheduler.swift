@@ -24,6 +24,9 @@ public struct LightCheckScheduler: Sendable {
     private var cancelledSearches: [CalibrationResult] = []
     private var colours: [TangibleID: LightColour] = [:]
     private var latencyModels: [TangibleID: LatencyModel] = [:]
+    /// Per tangible, its clock against ours (`LightCheckConfig.sensorClock`): how much later
+    /// than its fastest notification each one arrived.
+    private var sensorClocks: [TangibleID: DeviceClockLatency] = [:]
     private var knownTangibles: Set<TangibleID> = []
     /// Requests decided already, so a need the engine repeats before it saw the outcome is
     /// not checked again; forgotten once the engine drops it.
@@ -67,7 +70,12 @@ public struct LightCheckScheduler: Sendable {
     public mutating func setLatencyModel(_ model: LatencyModel, for tangible: TangibleID) { latencyModels[tangible] = model }
 
     /// The deadline (seconds after presentation) currently used for a tangible.
-    public func deadline(for tangible: TangibleID) -> Seconds { latencyModel(for: tangible).deadline(config.latency) }
+    public func deadline(for tangible: TangibleID) -> Seconds {
+        latencyModel(for: tangible).deadline(config.latency, sensorClock: hasSensorClock(tangible))
+    }
+
+    /// Whether `tangible`'s notifications carry its own clock and `sensorClock` reads them.
+    private func hasSensorClock(_ tangible: TangibleID) -> Bool { config.sensorClock && sensorClocks[tangible] != nil }
 
     /// Whether a need of this tangible is being checked (and which request).
     public func activeRequest(of tangible: TangibleID) -> UInt64? { checks[tangible]?.request ?? searches[tangible]?.locateRequest }
@@ -250,6 +258,13 @@ public struct LightCheckScheduler: Sendable {
 
     private mutating func takeEvent(_ event: SensorEvent, at time: Seconds) {
         let t = event.tangible
+        // When the sensor changed: the arrival less this notification's delay above the
+        // link's fastest (the fastest one's own delay, a few ms, is not known).
+        var changedAt: Seconds?
+        if config.sensorClock, let deviceTime = event.deviceTime, event.arrival.isFinite {
+            let late = sensorClocks[t, default: DeviceClockLatency()].observe(deviceTime: deviceTime, arrival: event.arrival).jitter
+            changedAt = min(time, event.arrival - late)
+        }
         switch event.kind {
         case .light:
             guard event.value == 0 || event.value == 1 else { diagnostics.count(.badLightValue); return }
@@ -260,23 +275,26 @@ public struct LightCheckScheduler: Sendable {
             guard previous != colour else { return }
             let verdict: VerificationCheck.FlipVerdict
             if searches[t] != nil {
-                verdict = searches[t]!.flip(at: time, config: config)
+                verdict = searches[t]!.flip(at: time, changedAt: changedAt, config: config)
             } else if tests[t] != nil {
                 verdict = .primed  // the test's answer, judged by whoever asked for the patches
-            } else if checks[t] != nil, time < quietUntil[t] ?? -.infinity {
+            } else if checks[t] != nil, (changedAt ?? time) < quietUntil[t] ?? -.infinity {
                 // Likely the sensor following the patches of the check before (or their
                 // removal): the round is void, the next one starts from the new colour.
                 checks[t]!.void()
                 verdict = .spontaneous
             } else if checks[t] != nil {
-                let why = explanation(of: t, flipFrom: previous, to: colour, at: time)
-                verdict = checks[t]!.flip(at: time, config: config, explanation: why)
+                let why = explanation(of: t, flipFrom: previous, to: colour, at: time, changedAt: changedAt)
+                verdict = checks[t]!.flip(at: time, changedAt: changedAt, config: config, explanation: why)
             } else {
                 verdict = .spontaneous
             }
             switch verdict {
             case .answer(let latency):
                 diagnostics.answers += 1
+                if let latency { latencyModels[t, default: LatencyModel()].record(latency, settings: config.latency) }
+            case .late(let latency):
+                diagnostics.lateAnswers += 1
                 if let latency { latencyModels[t, default: LatencyModel()].record(latency, settings: config.latency) }
             case .spontaneous:
                 // The first report of a sensor is its state, not a change.
@@ -285,8 +303,10 @@ public struct LightCheckScheduler: Sendable {
                 break
             }
         case .link where event.value == 0:
-            // A reconnected sensor's state is unknown until it reports again.
+            // A reconnected sensor's state is unknown until it reports again, and its clock
+            // may have started again.
             colours[t] = nil
+            sensorClocks[t] = nil
             pastLocates[t] = nil
         case .field:
             // Lifted or set down: where its sensor was is no longer where it is.
@@ -387,9 +407,9 @@ public struct LightCheckScheduler: Sendable {
 
     private func selector(for tangible: TangibleID) -> ProbeSelector {
         let model = latencyModel(for: tangible)
-        let d = model.deadline(config.latency)
+        let d = deadline(for: tangible)
         return ProbeSelector(likelihood: .make(window: d, config: config),
-                             expectedFlipTime: presentationDelay + model.expectedLatency(config.latency),
+                             expectedFlipTime: presentationDelay + model.expectedLatency(config.latency, sensorClock: hasSensorClock(tangible)),
                              expectedSilenceTime: presentationDelay + d,
                              resetTime: presentationDelay + frameInterval)
     }
@@ -529,17 +549,21 @@ public struct LightCheckScheduler: Sendable {
     /// footprint radii of a hypothesis. When another searching tangible that may be under
     /// one of this round's patches flipped to its colour during the round, "none" too.
     private func explanation(of t: TangibleID, flipFrom previous: LightColour?, to colour: LightColour,
-                             at time: Seconds) -> FlipExplanation {
+                             at time: Seconds, changedAt: Seconds? = nil) -> FlipExplanation {
         guard config.everyPatchEvidence, let previous, let check = checks[t], let round = check.currentRound,
               round.phase == .probing else { return .nothing }
         let reach = presentationDelay + deadline(for: t)
         let minLatency = config.latency.minResponseLatency
+        // How long ago a patch could have made the sensor flip runs to when it changed, by its
+        // clock when known (never later than the arrival): a deadline shortened for a sensor
+        // with a clock does not shorten this reach.
+        let changed = changedAt ?? time
         var causes: [Patch] = []
         for p in overlay.patches where p.tangible != t && p.colour == colour {
             let since = patchSince[p.id] ?? time
-            if time >= since + minLatency, time < since + reach { causes.append(p) }
+            if time >= since + minLatency, changed < since + reach { causes.append(p) }
         }
-        for g in recentlyGone where time >= g.at + minLatency && time < g.at + reach {
+        for g in recentlyGone where time >= g.at + minLatency && changed < g.at + reach {
             if g.patch.tangible != t, g.patch.colour == colour, time >= g.since + minLatency {
                 causes.append(g.patch)
             } else if g.patch.colour == previous, g.bare {

@@ -25,6 +25,10 @@ struct VerificationCheck: Sendable {
         case spontaneous
         /// The sensor's state became known during a priming round.
         case primed
+        /// By the sensor's own clock it changed before the round showing now could be seen, and
+        /// after the silent round before it was presented: that round's answer, later than its
+        /// deadline. `latency` (from that round's reported presentation) teaches the deadline.
+        case late(latency: Seconds?)
     }
 
     let tangible: TangibleID
@@ -36,6 +40,9 @@ struct VerificationCheck: Sendable {
     private(set) var state: State = .idle
     private(set) var rounds = 0
     private(set) var voidedRounds = 0
+    /// The last round that ended silent (a late answer to it is told by the sensor's clock,
+    /// `FlipVerdict.late`).
+    private var lastSilent: SilentRound?
     /// Hypotheses that were under a probe when the sensor answered: only these may be
     /// confirmed (an identify check's winner needs an answer of its own, not only the
     /// weight the others left behind when they went).
@@ -100,13 +107,21 @@ struct VerificationCheck: Sendable {
         state = .showing(r)
     }
 
-    /// A flip of the sensor in the frame at `time`.
-    mutating func flip(at time: Seconds, config: LightCheckConfig, explanation: FlipExplanation = .nothing) -> FlipVerdict {
-        guard case .showing(let r) = state else { return .spontaneous }
+    /// A flip of the sensor in the frame at `time`; `changedAt` when the sensor's clock says
+    /// when it changed.
+    mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig,
+                       explanation: FlipExplanation = .nothing) -> FlipVerdict {
+        let silent = lastSilent
+        lastSilent = nil
+        guard case .showing(let r) = state else { return Self.lateOrSpontaneous(time, changedAt, silent, config) }
         state = .idle
-        switch r.meaning(ofFlipAt: time, config: config) {
+        switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
         case .primed:
             return .primed
+        case .beforeRound:
+            // Not an answer to this round, whose evidence is void (not counted against
+            // `maxVoidedRounds`: the sensor was answering, late); the next starts from the new colour.
+            return Self.lateOrSpontaneous(time, changedAt, silent, config)
         case .unexplained:
             // The sensor changed on its own: the round's evidence is void; the next round
             // uses the new colour.
@@ -127,6 +142,24 @@ struct VerificationCheck: Sendable {
         }
     }
 
+    /// A round that ended silent: when it was presented (and whether that was reported) and
+    /// when its deadline ended it.
+    struct SilentRound: Hashable, Sendable {
+        var start: Seconds
+        var reported: Bool
+        var end: Seconds
+    }
+
+    /// A flip that answered no round showing: a late answer to the silent round `silent` when
+    /// the sensor's clock puts the change while that round's patches showed (from its
+    /// presentation to its deadline); else a change of its own.
+    static func lateOrSpontaneous(_ time: Seconds, _ changedAt: Seconds?, _ silent: SilentRound?,
+                                  _ config: LightCheckConfig) -> FlipVerdict {
+        guard let changedAt, let silent, changedAt >= silent.start + config.latency.minSensorResponse,
+              changedAt <= silent.end else { return .spontaneous }
+        return .late(latency: silent.reported ? time - silent.start : nil)
+    }
+
     /// The clock. Returns true when a priming round ended without a flip (the prime colour
     /// is then assumed).
     mutating func tick(at time: Seconds, deadline: Seconds, presentationDelay: Seconds, config: LightCheckConfig) -> Bool {
@@ -144,6 +177,7 @@ struct VerificationCheck: Sendable {
             return true
         case .silent(let window):
             state = .idle
+            if let start = r.presentedAt { lastSilent = SilentRound(start: start, reported: !r.presentationAssumed, end: time) }
             belief.update(flipped: false, likelihood: .make(window: window, config: config), role: r.role(of:))
             rounds += 1
             return false

@@ -90,8 +90,9 @@ struct AccuracyBench: ParsableCommand {
         var cause = MissCause.other
         var openCheckAge: Seconds? = nil
         /// Wrong-trace: the reason of the PERC's last transition to tracked before it first
-        /// held a trace that was not its own.
-        var takenBy: TransitionReason? = nil
+        /// held a trace that was not its own, or `traceAdopted` when it took that trace in as
+        /// a marker while tracked.
+        var takenBy: String? = nil
         /// The scored PERC's marker pattern (for the latency table by pattern).
         var pattern = ""
     }
@@ -168,7 +169,7 @@ struct AccuracyBench: ParsableCommand {
         /// One case played.
         mutating func add(_ c: PlacementGenerator.Case, _ result: CaseResult) {
             let (verdict, recognisedAfter, touches) = (result.verdict, result.recognisedAfter, result.touches)
-            if verdict == .wrongTrace { wrongBy[result.takenBy.map { "\($0)" } ?? "unknown", default: 0] += 1 }
+            if verdict == .wrongTrace { wrongBy[result.takenBy ?? "unknown", default: 0] += 1 }
             byTouches[touches, default: (0, 0, 0, 0)].cases += 1
             if verdict == .correct { byTouches[touches, default: (0, 0, 0, 0)].correct += 1 }
             if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0, 0)].wrong += 1 }
@@ -218,7 +219,7 @@ struct AccuracyBench: ParsableCommand {
             for (name, h) in [("field-on → first need (the engine's wait)", slowPhases.asked),
                               ("need → its first patch in the overlay (the scheduler's wait)", slowPhases.shown),
                               ("first patch → recognised (the rounds)", slowPhases.rounds)] {
-                print("    " + name.padding(toLength: 58, withPad: " ", startingAt: 0)
+                print("    " + name.padding(toLength: 64, withPad: " ", startingAt: 0)
                       + String(format: "p50 %4.0f ms, mean %4.0f ms, p95 %4.0f ms", Double(h.valueAtPercentile(50)) / 1000,
                                n > 0 ? h.mean / 1000 : 0, Double(h.valueAtPercentile(95)) / 1000))
             }
@@ -340,8 +341,8 @@ struct AccuracyBench: ParsableCommand {
         var shownLocates: Set<UInt64> = []
         var ownRejected = false
         var ambiguous = false
-        var lastTaken: TransitionReason?
-        var takenBy: TransitionReason?
+        var lastTaken: String?
+        var takenBy: String?
         var lastTouchToRecognised: Seconds?
         // The first need of the scored PERC and the first frame a patch of it showed.
         var firstNeed: Seconds?
@@ -360,8 +361,9 @@ struct AccuracyBench: ParsableCommand {
             for e in out.events where e.tangible == id {
                 if case .checkAnswered(let r, .rejected) = e.event, requests[r]?.ownIn == true { ownRejected = true }
                 if case .locateAmbiguous = e.event { ambiguous = true }
-                if case .transition(_, .tracked, let reason) = e.event { lastTaken = reason }
-                if case .transition(_, .placed, let reason) = e.event { lastTaken = reason }
+                if case .transition(_, .tracked, let reason) = e.event { lastTaken = "\(reason)" }
+                if case .transition(_, .placed, let reason) = e.event { lastTaken = "\(reason)" }
+                if case .traceAdopted(let tr, _) = e.event, !ownTrace(tr) { lastTaken = "traceAdopted" }
             }
             if log { printFrame(frame, out, planner: core.planner, world: runner.world, id: id, shownLocates: &shownLocates) }
             if let r = out.tangible(id), let p = r.placement, !ownTrace(p.touch), !wrong { wrong = true; takenBy = lastTaken }

@@ -6,8 +6,13 @@ import MTKTangibles
 public struct DiagnoseSettings: Codable, Hashable, Sendable {
     /// A light notification up to this long after a colour change under the sensor answers it.
     var answerWait: Seconds = 0.5
-    /// An unanswered change counts as a miss only if it stayed on screen at least this long.
-    var missHold: Seconds = 0.1
+    /// An unanswered change counts as a miss only if it stayed on screen at least this long:
+    /// 4 display frames at 60 Hz (67 ms, the sensor's slowest response) and a margin. The
+    /// link's wait does not matter here (`answerWait` covers it): a sensor that saw the
+    /// colour this long has answered it or missed it. A PERC with its own clock has silent
+    /// rounds shorter than 100 ms (LightCheck `sensorClock`), which a longer hold would
+    /// leave uncounted.
+    var missHold: Seconds = 0.08
     /// A light change this soon after check activity, a placement, a lift or a link-up is
     /// explained by it; only changes outside these windows count as spontaneous.
     public var settle: Seconds = 0.5

@@ -14,6 +14,7 @@ import Testing
         expected.everyPatchEvidence = false
         expected.toldApartFromDeparted = false
         expected.locateMemory = 0
+        expected.sensorClock = false
         #expect(try decode("{}") == expected)
     }
 
@@ -27,6 +28,24 @@ import Testing
         let back = try decode(String(decoding: JSONEncoder().encode(LightCheckConfig()), as: UTF8.self))
         #expect(back == LightCheckConfig())
         #expect(throws: DecodingError.self) { try decode(#"{"explainReach": 0}"#) }
+    }
+
+    /// New runs read flips by the sensor's clock (`sensorClock`); a recording made before the
+    /// setting existed replays without it, as it ran. The clock's prior deadline is checked
+    /// against the clamps, and named when out of range.
+    @Test func recordingsMadeBeforeTheSensorClockReadItAsOff() throws {
+        #expect(LightCheckConfig().sensorClock)
+        #expect(try !decode(#"{"patchRadius": 4}"#).sensorClock)
+        #expect(try decode(#"{"sensorClock": true}"#).sensorClock)
+        #expect(try decode(#"{"latency": {"clockPriorDeadline": 0.09}}"#).latency.clockPriorDeadline == 0.09)
+        #expect(try decode(#"{"latency": {"window": 10}}"#).latency.clockPriorDeadline == 0.11)
+        for bad in [#"{"clockPriorDeadline": 0.001}"#, #"{"clockPriorDeadline": 2}"#, #"{"clockPriorWeight": -1}"#,
+                    #"{"minSensorResponse": -0.01}"#] {
+            #expect(throws: DecodingError.self) { try decode(#"{"latency": \#(bad)}"#) }
+        }
+        var c = LightCheckConfig()
+        c.latency.clockPriorDeadline = 1
+        #expect(c.validationProblem?.contains("clockPriorDeadline") == true)
     }
 
     /// A locate goes on from its PERC's locate before (`locateMemory`) in new runs; a

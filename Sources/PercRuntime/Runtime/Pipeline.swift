@@ -14,6 +14,8 @@ public final class Pipeline {
     public private(set) var lastResult: FrameResult?
     private var lastStates: [TangibleID: TangibleSnapshot] = [:]
     private let bugLog = LogRateLimit()
+    /// The scheduler's late answers counted into the metric so far.
+    private var lateAnswersCounted = 0
     /// Called for each tangible whose state or provenance changed (D-Bus signal).
     public var onStateChange: ((TangibleSnapshot) -> Void)?
     /// Called after each frame, lock held, with the calibration results of that frame
@@ -54,6 +56,9 @@ public final class Pipeline {
             }
         }
         if !result.recognitions.isEmpty { metrics.recognitions.increment(by: result.recognitions.count) }
+        let late = core.scheduler.diagnostics.lateAnswers
+        if late > lateAnswersCounted { metrics.lateLightAnswers.increment(by: late - lateAnswersCounted) }
+        lateAnswersCounted = late
         // Transitions are logged with the engine's reason (journald fields TANGIBLE, STATE, REASON).
         let names = Dictionary(result.snapshot.tangibles.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         for e in core.lastOutput?.events ?? [] {

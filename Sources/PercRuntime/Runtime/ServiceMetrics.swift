@@ -17,6 +17,9 @@ public final class ServiceMetrics: Sendable {
     let checksConfirmed: CoreMetrics.Counter
     let checksRejected: CoreMetrics.Counter
     let checksInconclusive: CoreMetrics.Counter
+    /// Light answers that came after their round's deadline, told by the sensor's clock
+    /// (LightCheck `sensorClock`): each voided a round instead of being read as its answer.
+    let lateLightAnswers: CoreMetrics.Counter
     let recognitions: CoreMetrics.Counter
     public let appClients: CoreMetrics.Gauge
     public let appFramesDropped: CoreMetrics.Counter
@@ -53,6 +56,7 @@ public final class ServiceMetrics: Sendable {
         checksConfirmed = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "confirmed")], factory: factory)
         checksRejected = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "rejected")], factory: factory)
         checksInconclusive = Counter(label: "percbridge_light_checks_total", dimensions: [("result", "inconclusive")], factory: factory)
+        lateLightAnswers = Counter(label: "percbridge_light_late_answers_total", factory: factory)
         recognitions = Counter(label: "percbridge_recognitions_total", factory: factory)
         appClients = Gauge(label: "percbridge_app_clients", factory: factory)
         appFramesDropped = Counter(label: "percbridge_app_frames_dropped_total", factory: factory)
@@ -67,7 +71,7 @@ public final class ServiceMetrics: Sendable {
         heapInUse = Gauge(label: "percbridge_heap_bytes_in_use", factory: factory)
         // Start every series at 0 so dashboards see them before the first event.
         for c in [frames, notifications, lostNotifications, checksConfirmed, checksRejected, checksInconclusive,
-                  recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors, frameOverruns, engineBugs] { c.increment(by: 0) }
+                  lateLightAnswers, recognitions, appFramesDropped, tuioPackets, tuioSendErrors, inputErrors, frameOverruns, engineBugs] { c.increment(by: 0) }
         links.record(0)
         linksRegistered.record(0)
         appClients.record(0)

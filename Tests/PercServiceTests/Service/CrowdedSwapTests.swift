@@ -43,12 +43,15 @@ import Testing
         #expect(Double(r.count.correct) >= 0.9 * Double(r.count.onSurface), "correct \(r.count.correct) of \(r.count.onSurface)")
     }
 
-    /// Seed 32 without the rule: PERC 13's field-on came while only PERC 14's touches had all
-    /// begun; its window guess took PERC 14's triple (reported on PERC 14's place for 20 frames).
+    /// Seed 3 without the rule swaps (47 tangible-frames), window guesses among the ways; with
+    /// it, none (`noSwappedFrame`'s seeds, and seeds 3, 4, 8 and 10–14 when this was written).
+    /// Seed 32 was the example until light's shorter deadlines (LightCheck `sensorClock`) moved
+    /// its timing: PERC 13's field-on came while only PERC 14's touches had all begun, and its
+    /// window guess took PERC 14's triple.
     @Test func withoutWaitingForUnannouncedSiblingsAWindowGuessSwaps() throws {
         var old = EngineConfig()
         old.awaitUnannounced = false
-        let r = try Self.play(seed: 32, engine: old)
+        let r = try Self.play(seed: 3, engine: old)
         #expect(r.count.swapped > 0)
         #expect(r.takenBy.contains("windowGuess"), "\(r.takenBy)")
     }
