@@ -43,6 +43,8 @@ struct CalibrationSearch: Sendable {
     /// When the last silent round was presented, and whether that was reported (a late answer
     /// to it is told by the sensor's clock).
     private var lastSilent: VerificationCheck.SilentRound?
+    /// The weights, evidence and round count from before that round's silence counted.
+    private var beforeSilence: (weights: [Double], none: Double, evidence: [LocateEvidence], rounds: Int)?
     /// Patch ids: the first decoy's (the others follow it), the probe's.
     var patchIDs: (Int, Int)?
     /// A locate search's finished rounds, and those it took over from the tangible's locate
@@ -151,14 +153,14 @@ struct CalibrationSearch: Sendable {
     mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig) -> VerificationCheck.FlipVerdict {
         let silent = lastSilent
         lastSilent = nil
-        guard let r = round else { return VerificationCheck.lateOrSpontaneous(time, changedAt, silent, config) }
+        guard let r = round else { return takeBackSilenceIfLate(time, changedAt, silent, config) }
         round = nil
         lastRoundAnswered = false
         switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
         case .primed:
             return .primed
         case .beforeRound:
-            return VerificationCheck.lateOrSpontaneous(time, changedAt, silent, config)
+            return takeBackSilenceIfLate(time, changedAt, silent, config)
         case .unexplained:
             return .spontaneous
         case .answer(let window, let latency):
@@ -167,6 +169,17 @@ struct CalibrationSearch: Sendable {
             lastRoundAnswered = true
             return .answer(latency: latency)
         }
+    }
+
+    /// A late answer: the silent round before no longer counts (see `VerificationCheck`).
+    private mutating func takeBackSilenceIfLate(_ time: Seconds, _ changedAt: Seconds?, _ silent: VerificationCheck.SilentRound?,
+                                                _ config: LightCheckConfig) -> VerificationCheck.FlipVerdict {
+        let verdict = VerificationCheck.lateOrSpontaneous(time, changedAt, silent, config)
+        if case .late = verdict, let before = beforeSilence {
+            weights = before.weights; none = before.none; evidence = before.evidence; rounds = before.rounds
+        }
+        beforeSilence = nil
+        return verdict
     }
 
     /// The clock; true when a priming round ended without a flip.
@@ -185,6 +198,7 @@ struct CalibrationSearch: Sendable {
             round = nil
             lastRoundAnswered = false
             if let start = r.presentedAt { lastSilent = VerificationCheck.SilentRound(start: start, reported: !r.presentationAssumed, end: time) }
+            beforeSilence = (weights, none, evidence, rounds)
             if let p = probe { update(flipped: false, probe: p, window: window, config: config, at: time) }
             return false
         }

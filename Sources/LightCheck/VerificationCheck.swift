@@ -41,8 +41,9 @@ struct VerificationCheck: Sendable {
     private(set) var rounds = 0
     private(set) var voidedRounds = 0
     /// The last round that ended silent (a late answer to it is told by the sensor's clock,
-    /// `FlipVerdict.late`).
+    /// `FlipVerdict.late`), and the evidence and round count from before it counted.
     private var lastSilent: SilentRound?
+    private var beforeSilence: (belief: CandidateBelief, rounds: Int)?
     /// Hypotheses that were under a probe when the sensor answered: only these may be
     /// confirmed (an identify check's winner needs an answer of its own, not only the
     /// weight the others left behind when they went).
@@ -113,7 +114,7 @@ struct VerificationCheck: Sendable {
                        explanation: FlipExplanation = .nothing) -> FlipVerdict {
         let silent = lastSilent
         lastSilent = nil
-        guard case .showing(let r) = state else { return Self.lateOrSpontaneous(time, changedAt, silent, config) }
+        guard case .showing(let r) = state else { return takeBackSilenceIfLate(time, changedAt, silent, config) }
         state = .idle
         switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
         case .primed:
@@ -121,7 +122,7 @@ struct VerificationCheck: Sendable {
         case .beforeRound:
             // Not an answer to this round, whose evidence is void (not counted against
             // `maxVoidedRounds`: the sensor was answering, late); the next starts from the new colour.
-            return Self.lateOrSpontaneous(time, changedAt, silent, config)
+            return takeBackSilenceIfLate(time, changedAt, silent, config)
         case .unexplained:
             // The sensor changed on its own: the round's evidence is void; the next round
             // uses the new colour.
@@ -160,6 +161,21 @@ struct VerificationCheck: Sendable {
         return .late(latency: silent.reported ? time - silent.start : nil)
     }
 
+    /// A late answer (`lateOrSpontaneous`) shows that the silent round before was not silent:
+    /// its silence no longer counts against the places it probed (the round is void instead;
+    /// which of its places answered is not read, another tangible's patch may have made it).
+    private mutating func takeBackSilenceIfLate(_ time: Seconds, _ changedAt: Seconds?, _ silent: SilentRound?,
+                                                _ config: LightCheckConfig) -> FlipVerdict {
+        let verdict = Self.lateOrSpontaneous(time, changedAt, silent, config)
+        if case .late = verdict, let before = beforeSilence {
+            belief = before.belief
+            belief.sync(to: need.hypotheses.map(\.id))
+            rounds = before.rounds
+        }
+        beforeSilence = nil
+        return verdict
+    }
+
     /// The clock. Returns true when a priming round ended without a flip (the prime colour
     /// is then assumed).
     mutating func tick(at time: Seconds, deadline: Seconds, presentationDelay: Seconds, config: LightCheckConfig) -> Bool {
@@ -178,6 +194,7 @@ struct VerificationCheck: Sendable {
         case .silent(let window):
             state = .idle
             if let start = r.presentedAt { lastSilent = SilentRound(start: start, reported: !r.presentationAssumed, end: time) }
+            beforeSilence = (belief, rounds)
             belief.update(flipped: false, likelihood: .make(window: window, config: config), role: r.role(of:))
             rounds += 1
             return false

@@ -1,4 +1,5 @@
 // A scenario played through the service's frame core faster than real time (benchmarks, tests).
+import LightCheck
 import MTKTangibles
 import MTKSimulator
 import PercSystem
@@ -13,9 +14,10 @@ public struct SimulatedTable {
     /// The scenario's length (a looping scenario is played once).
     public let duration: Seconds
 
-    public init(_ scenario: Scenario, frameRate: Double, engine: EngineConfig = EngineConfig()) throws {
+    public init(_ scenario: Scenario, frameRate: Double, engine: EngineConfig = EngineConfig(),
+                lightChecks: LightCheckConfig = LightCheckConfig()) throws {
         runner = try ScenarioRunner(scenario, frameRate: frameRate)
-        core = EngineCore(definitions: runner.world.definitions, engine: engine)
+        core = EngineCore(definitions: runner.world.definitions, engine: engine, lightChecks: lightChecks)
         duration = scenario.duration
     }
 
