@@ -52,6 +52,18 @@ import MTKTangibles
         #expect(d.scheduler.overlay.patches.filter { $0.purpose == .probe }.allSatisfy { $0.colour == .black })
     }
 
+    /// A change after the silent round's deadline answered none of its patches: a change of
+    /// the sensor's own (counted as such), not a late answer, and it teaches no latency.
+    @Test func aChangeAfterTheSilentRoundEndedIsNoLateAnswer() {
+        var (d, ended) = secondRoundShowing(LightCheckConfig())
+        let arrival = d.time + 0.02
+        d.step(at: arrival, events: [Self.light(1, changed: ended + 0.001, arrival: arrival)])
+        #expect(d.scheduler.diagnostics.lateAnswers == 0)
+        #expect(d.scheduler.diagnostics.answers == 0)
+        #expect(d.scheduler.diagnostics.spontaneousFlips[1] == 1)
+        #expect(d.scheduler.latencyModel(for: 1).samples.isEmpty)
+    }
+
     /// The same report without the sensor's clock is read as the second round's answer: what
     /// the rule prevents.
     @Test func withoutTheClockTheSameReportIsReadAsAnAnswer() {
