@@ -40,11 +40,10 @@ struct CalibrationSearch: Sendable {
     /// Whether the last round ended with an answer; if not, the next one resets first (a
     /// missed probe is not answered again unless the colour under the sensor changes).
     private(set) var lastRoundAnswered = false
-    /// When the last silent round was presented, and whether that was reported (a late answer
-    /// to it is told by the sensor's clock).
-    private var lastSilent: VerificationCheck.SilentRound?
-    /// The weights, evidence and round count from before that round's silence counted.
-    private var beforeSilence: (weights: [Double], none: Double, evidence: [LocateEvidence], rounds: Int)?
+    /// The last round that ended silent, with the weights, evidence and round count from
+    /// before its silence counted (a late answer to it takes that silence back).
+    private var silence = SilentRoundMemory<BeforeSilence>()
+    typealias BeforeSilence = (weights: [Double], none: Double, evidence: [LocateEvidence], rounds: Int)
     /// Patch ids: the first decoy's (the others follow it), the probe's.
     var patchIDs: (Int, Int)?
     /// A locate search's finished rounds, and those it took over from the tangible's locate
@@ -151,16 +150,16 @@ struct CalibrationSearch: Sendable {
     /// A flip; `.answer` carries its latency when it answered a reported presentation.
     /// `changedAt`: when the sensor's clock says it changed (see `VerificationCheck.flip`).
     mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig) -> VerificationCheck.FlipVerdict {
-        let silent = lastSilent
-        lastSilent = nil
-        guard let r = round else { return takeBackSilenceIfLate(time, changedAt, silent, config) }
+        let last = silence
+        silence.forget()
+        guard let r = round else { return takeBack(last.verdict(ofFlipAt: time, changedAt: changedAt, config: config)) }
         round = nil
         lastRoundAnswered = false
         switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
         case .primed:
             return .primed
         case .beforeRound:
-            return takeBackSilenceIfLate(time, changedAt, silent, config)
+            return takeBack(last.verdict(ofFlipAt: time, changedAt: changedAt, config: config))
         case .unexplained:
             return .spontaneous
         case .answer(let window, let latency):
@@ -172,14 +171,9 @@ struct CalibrationSearch: Sendable {
     }
 
     /// A late answer: the silent round before no longer counts (see `VerificationCheck`).
-    private mutating func takeBackSilenceIfLate(_ time: Seconds, _ changedAt: Seconds?, _ silent: VerificationCheck.SilentRound?,
-                                                _ config: LightCheckConfig) -> VerificationCheck.FlipVerdict {
-        let verdict = VerificationCheck.lateOrSpontaneous(time, changedAt, silent, config)
-        if case .late = verdict, let before = beforeSilence {
-            weights = before.weights; none = before.none; evidence = before.evidence; rounds = before.rounds
-        }
-        beforeSilence = nil
-        return verdict
+    private mutating func takeBack(_ late: (verdict: VerificationCheck.FlipVerdict, before: BeforeSilence?)) -> VerificationCheck.FlipVerdict {
+        if let b = late.before { weights = b.weights; none = b.none; evidence = b.evidence; rounds = b.rounds }
+        return late.verdict
     }
 
     /// The clock; true when a priming round ended without a flip.
@@ -197,8 +191,7 @@ struct CalibrationSearch: Sendable {
         case .silent(let window):
             round = nil
             lastRoundAnswered = false
-            if let start = r.presentedAt { lastSilent = VerificationCheck.SilentRound(start: start, reported: !r.presentationAssumed, end: time) }
-            beforeSilence = (weights, none, evidence, rounds)
+            silence.ended(r, at: time, before: (weights, none, evidence, rounds))
             if let p = probe { update(flipped: false, probe: p, window: window, config: config, at: time) }
             return false
         }

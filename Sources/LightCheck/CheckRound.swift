@@ -75,8 +75,10 @@ extension CheckRound {
         case .resetting: return .unexplained
         case .probing:
             let start = presentedAt ?? (plannedAt + config.assumedPresentationDelay)
-            guard time >= start + config.latency.minResponseLatency else { return .unexplained }
+            // The sensor's clock, when known, says more than the arrival: a change before this
+            // round could be seen may be a late answer to the round before.
             if let changedAt, changedAt < start + config.latency.minSensorResponse { return .beforeRound }
+            guard time >= start + config.latency.minResponseLatency else { return .unexplained }
             let reported = presentedAt != nil && !presentationAssumed
             return .answer(window: min(time, deadline ?? time) - start, latency: reported ? time - start : nil)
         }
@@ -107,5 +109,32 @@ extension CheckRound {
         if deadline == nil { deadline = start + wait }
         guard let end = deadline, time >= end else { return .running }
         return phase == .priming ? .primedSilently : .silent(window: end - start)
+    }
+}
+
+/// The last round of a check or search that ended silent, with the evidence from before its
+/// silence counted (`Evidence`: whatever the owner weighs with). The sensor's clock can show
+/// that a flip answered that round late (`LightCheckConfig.sensorClock`); its silence is then
+/// taken back.
+struct SilentRoundMemory<Evidence: Sendable>: Sendable {
+    private var last: (start: Seconds, reported: Bool, end: Seconds, before: Evidence)?
+
+    /// `round` ended silent at `end`; `before` is the evidence before its silence counted.
+    mutating func ended(_ round: CheckRound, at end: Seconds, before: Evidence) {
+        last = round.presentedAt.map { ($0, !round.presentationAssumed, end, before) }
+    }
+
+    /// Any flip: the round before it is no longer the last silent one.
+    mutating func forget() { last = nil }
+
+    /// A flip that answered no round showing: a late answer to the remembered round when the
+    /// sensor's clock puts the change while that round's patches showed (from its
+    /// presentation to its deadline), with the evidence to go back to; else a change of the
+    /// sensor's own. The latency runs from that round's reported presentation.
+    func verdict(ofFlipAt time: Seconds, changedAt: Seconds?,
+                 config: LightCheckConfig) -> (verdict: VerificationCheck.FlipVerdict, before: Evidence?) {
+        guard let changedAt, let r = last, changedAt >= r.start + config.latency.minSensorResponse,
+              changedAt <= r.end else { return (.spontaneous, nil) }
+        return (.late(latency: r.reported ? time - r.start : nil), r.before)
     }
 }

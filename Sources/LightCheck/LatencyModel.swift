@@ -60,6 +60,15 @@ public struct LatencyModel: Hashable, Sendable, Codable {
             minSensorResponse = try v(.minSensorResponse, d.minSensorResponse)
         }
 
+        /// These settings for a sensor whose notifications carry its own clock: its prior is
+        /// `clockPriorDeadline` worth `clockPriorWeight` answers.
+        public var withSensorClock: Settings {
+            var s = self
+            s.priorDeadline = clockPriorDeadline
+            s.priorWeight = clockPriorWeight
+            return s
+        }
+
         var validationProblem: String? {
             if !(minDeadline > 0 && minDeadline <= maxDeadline) { return "latency.minDeadline must be positive and at most maxDeadline" }
             if !(priorDeadline >= minDeadline && priorDeadline <= maxDeadline) { return "latency.priorDeadline must lie within [minDeadline, maxDeadline]" }
@@ -88,25 +97,22 @@ public struct LatencyModel: Hashable, Sendable, Codable {
     }
 
     /// How long after presentation to wait for an answer before counting its absence.
-    /// `sensorClock`: the sensor's notifications carry its own clock (the `clock…` prior).
-    public func deadline(_ s: Settings, sensorClock: Bool = false) -> Seconds {
-        let prior = sensorClock ? s.clockPriorDeadline : s.priorDeadline
-        guard !samples.isEmpty else { return prior }
+    public func deadline(_ s: Settings) -> Seconds {
+        guard !samples.isEmpty else { return s.priorDeadline }
         let sorted = samples.sorted()
         let rank = min(sorted.count - 1, max(0, Int((s.quantile * Double(sorted.count)).rounded(.up)) - 1))
         let learned = sorted[rank] * s.slack + s.margin
         let n = Double(sorted.count)
-        let w = n / (n + (sensorClock ? s.clockPriorWeight : s.priorWeight))
-        let blended = w * learned + (1 - w) * prior
+        let w = n / (n + s.priorWeight)
+        let blended = w * learned + (1 - w) * s.priorDeadline
         return min(s.maxDeadline, max(s.minDeadline, blended))
     }
 
-    /// Expected latency of an answer (for planning only); the prior weighs as in `deadline`.
-    public func expectedLatency(_ s: Settings, sensorClock: Bool = false) -> Seconds {
+    /// Expected latency of an answer (for planning only).
+    public func expectedLatency(_ s: Settings) -> Seconds {
         guard !samples.isEmpty else { return s.priorMean }
         let n = Double(samples.count)
         let mean = samples.reduce(0, +) / n
-        let weight = sensorClock ? s.clockPriorWeight : s.priorWeight
-        return (n * mean + weight * s.priorMean) / (n + weight)
+        return (n * mean + s.priorWeight * s.priorMean) / (n + s.priorWeight)
     }
 }

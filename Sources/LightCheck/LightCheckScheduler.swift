@@ -70,12 +70,13 @@ public struct LightCheckScheduler: Sendable {
     public mutating func setLatencyModel(_ model: LatencyModel, for tangible: TangibleID) { latencyModels[tangible] = model }
 
     /// The deadline (seconds after presentation) currently used for a tangible.
-    public func deadline(for tangible: TangibleID) -> Seconds {
-        latencyModel(for: tangible).deadline(config.latency, sensorClock: hasSensorClock(tangible))
-    }
+    public func deadline(for tangible: TangibleID) -> Seconds { latencyModel(for: tangible).deadline(latencySettings(tangible)) }
 
-    /// Whether `tangible`'s notifications carry its own clock and `sensorClock` reads them.
-    private func hasSensorClock(_ tangible: TangibleID) -> Bool { config.sensorClock && sensorClocks[tangible] != nil }
+    /// The latency settings of `tangible`: with the clock's prior once its notifications
+    /// carried its clock (`sensorClocks` keeps one only under `LightCheckConfig.sensorClock`).
+    private func latencySettings(_ tangible: TangibleID) -> LatencyModel.Settings {
+        sensorClocks[tangible] == nil ? config.latency : config.latency.withSensorClock
+    }
 
     /// Whether a need of this tangible is being checked (and which request).
     public func activeRequest(of tangible: TangibleID) -> UInt64? { checks[tangible]?.request ?? searches[tangible]?.locateRequest }
@@ -409,7 +410,7 @@ public struct LightCheckScheduler: Sendable {
         let model = latencyModel(for: tangible)
         let d = deadline(for: tangible)
         return ProbeSelector(likelihood: .make(window: d, config: config),
-                             expectedFlipTime: presentationDelay + model.expectedLatency(config.latency, sensorClock: hasSensorClock(tangible)),
+                             expectedFlipTime: presentationDelay + model.expectedLatency(latencySettings(tangible)),
                              expectedSilenceTime: presentationDelay + d,
                              resetTime: presentationDelay + frameInterval)
     }

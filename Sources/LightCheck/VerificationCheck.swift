@@ -40,10 +40,10 @@ struct VerificationCheck: Sendable {
     private(set) var state: State = .idle
     private(set) var rounds = 0
     private(set) var voidedRounds = 0
-    /// The last round that ended silent (a late answer to it is told by the sensor's clock,
-    /// `FlipVerdict.late`), and the evidence and round count from before it counted.
-    private var lastSilent: SilentRound?
-    private var beforeSilence: (belief: CandidateBelief, rounds: Int)?
+    /// The last round that ended silent, with the belief and round count from before its
+    /// silence counted (a late answer to it takes that silence back, `FlipVerdict.late`).
+    private var silence = SilentRoundMemory<BeforeSilence>()
+    typealias BeforeSilence = (belief: CandidateBelief, rounds: Int)
     /// Hypotheses that were under a probe when the sensor answered: only these may be
     /// confirmed (an identify check's winner needs an answer of its own, not only the
     /// weight the others left behind when they went).
@@ -112,9 +112,9 @@ struct VerificationCheck: Sendable {
     /// when it changed.
     mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig,
                        explanation: FlipExplanation = .nothing) -> FlipVerdict {
-        let silent = lastSilent
-        lastSilent = nil
-        guard case .showing(let r) = state else { return takeBackSilenceIfLate(time, changedAt, silent, config) }
+        let last = silence
+        silence.forget()
+        guard case .showing(let r) = state else { return takeBack(last.verdict(ofFlipAt: time, changedAt: changedAt, config: config)) }
         state = .idle
         switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
         case .primed:
@@ -122,7 +122,7 @@ struct VerificationCheck: Sendable {
         case .beforeRound:
             // Not an answer to this round, whose evidence is void (not counted against
             // `maxVoidedRounds`: the sensor was answering, late); the next starts from the new colour.
-            return takeBackSilenceIfLate(time, changedAt, silent, config)
+            return takeBack(last.verdict(ofFlipAt: time, changedAt: changedAt, config: config))
         case .unexplained:
             // The sensor changed on its own: the round's evidence is void; the next round
             // uses the new colour.
@@ -143,37 +143,16 @@ struct VerificationCheck: Sendable {
         }
     }
 
-    /// A round that ended silent: when it was presented (and whether that was reported) and
-    /// when its deadline ended it.
-    struct SilentRound: Hashable, Sendable {
-        var start: Seconds
-        var reported: Bool
-        var end: Seconds
-    }
-
-    /// A flip that answered no round showing: a late answer to the silent round `silent` when
-    /// the sensor's clock puts the change while that round's patches showed (from its
-    /// presentation to its deadline); else a change of its own.
-    static func lateOrSpontaneous(_ time: Seconds, _ changedAt: Seconds?, _ silent: SilentRound?,
-                                  _ config: LightCheckConfig) -> FlipVerdict {
-        guard let changedAt, let silent, changedAt >= silent.start + config.latency.minSensorResponse,
-              changedAt <= silent.end else { return .spontaneous }
-        return .late(latency: silent.reported ? time - silent.start : nil)
-    }
-
-    /// A late answer (`lateOrSpontaneous`) shows that the silent round before was not silent:
-    /// its silence no longer counts against the places it probed (the round is void instead;
-    /// which of its places answered is not read, another tangible's patch may have made it).
-    private mutating func takeBackSilenceIfLate(_ time: Seconds, _ changedAt: Seconds?, _ silent: SilentRound?,
-                                                _ config: LightCheckConfig) -> FlipVerdict {
-        let verdict = Self.lateOrSpontaneous(time, changedAt, silent, config)
-        if case .late = verdict, let before = beforeSilence {
+    /// A late answer shows that the silent round before was not silent: its silence no longer
+    /// counts against the places it probed (the round is void instead; which of its places
+    /// answered is not read, another tangible's patch may have made it).
+    private mutating func takeBack(_ late: (verdict: FlipVerdict, before: BeforeSilence?)) -> FlipVerdict {
+        if let before = late.before {
             belief = before.belief
             belief.sync(to: need.hypotheses.map(\.id))
             rounds = before.rounds
         }
-        beforeSilence = nil
-        return verdict
+        return late.verdict
     }
 
     /// The clock. Returns true when a priming round ended without a flip (the prime colour
@@ -193,8 +172,7 @@ struct VerificationCheck: Sendable {
             return true
         case .silent(let window):
             state = .idle
-            if let start = r.presentedAt { lastSilent = SilentRound(start: start, reported: !r.presentationAssumed, end: time) }
-            beforeSilence = (belief, rounds)
+            silence.ended(r, at: time, before: (belief, rounds))
             belief.update(flipped: false, likelihood: .make(window: window, config: config), role: r.role(of:))
             rounds += 1
             return false

@@ -13,6 +13,13 @@ import MTKTangibles
         SensorEvent(tangible: 1, kind: .light, value: value, deviceTime: UInt32((boot + changed) * 1_000_000), arrival: arrival)
     }
 
+    /// Presents every overlay, a frame apart, until a round's probe shows (a reset may come first).
+    static func presentUntilAProbeShows(_ d: inout HandDriver) {
+        for _ in 0..<4 where !d.scheduler.overlay.patches.contains(where: { $0.purpose == .probe }) {
+            d.step(); _ = d.presentNow()
+        }
+    }
+
     /// Two candidates far apart and a black sensor whose first report came without delay (so
     /// its clock is known exactly). The first round is presented at 0 and stays silent to its
     /// deadline; the next round's probe is then presented. Returns the driver and when the
@@ -25,10 +32,7 @@ import MTKTangibles
         let deadline = d.scheduler.deadline(for: 1)
         d.step(at: deadline)
         #expect(d.scheduler.diagnostics.silentRounds == 1)
-        // Present every overlay until the next round's probe shows (a reset may come first).
-        for _ in 0..<4 where !d.scheduler.overlay.patches.contains(where: { $0.purpose == .probe }) {
-            d.step(); _ = d.presentNow()
-        }
+        Self.presentUntilAProbeShows(&d)
         d.step(); _ = d.presentNow()
         #expect(d.scheduler.overlay.patches.contains { $0.purpose == .probe })
         return (d, deadline)
@@ -105,9 +109,7 @@ import MTKTangibles
         let restarted = 0.001 - back
         d.step(at: back, events: [SensorEvent(tangible: 1, kind: .link, value: 1, arrival: back),
                                   Self.light(0, changed: back, arrival: back, boot: restarted)])
-        for _ in 0..<4 where !d.scheduler.overlay.patches.contains(where: { $0.purpose == .probe }) {
-            d.step(); _ = d.presentNow()
-        }
+        Self.presentUntilAProbeShows(&d)
         _ = d.presentNow()
         let shown = d.time
         d.step(at: shown + 0.04, events: [Self.light(1, changed: shown + 0.03, arrival: shown + 0.04, boot: restarted)])

@@ -18,8 +18,7 @@ struct SimulatedSession {
     var duration: Seconds
 
     static func run(seed: UInt64, duration: Seconds, rate: Double = 120, cycle: Seconds = 20,
-                    profile: PercProfile = .percV1, lightCheck: LightCheckConfig = .init(),
-                    _ change: (inout HardwareModel) -> Void = { _ in }) -> SimulatedSession {
+                    profile: PercProfile = .percV1, _ change: (inout HardwareModel) -> Void = { _ in }) -> SimulatedSession {
         var model = HardwareModel()
         // Resting soon after placement (stationary checks), and no touch-level noise the figures are not about.
         model.filterDelayMin = 1; model.filterDelayMax = 2
@@ -31,7 +30,7 @@ struct SimulatedSession {
         var world = SimWorld(seed: seed, model: model)
         for d in defs { world.add(d) }
         var placeRng = SimRandom(seed: seed &+ 17)
-        var core = ReplayCore(definitions: defs, lightCheckConfig: lightCheck)
+        var core = ReplayCore(definitions: defs)
         var collector = DiagnosticsCollector(definitions: defs)
         var assembler = FrameAssembler()
         var entries: [RecordEntry] = [.definitions(defs)]
