@@ -86,6 +86,11 @@ struct AccuracyBench: ParsableCommand {
         /// patch of it (the scheduler's wait: other checks' patches or candidates in the way, its
         /// own sensor still answering), and from there to recognised (the rounds).
         var phases: (asked: Seconds, shown: Seconds, rounds: Seconds)? = nil
+        /// Correct with a check of its own: the light scheduler's rounds of the case up to its
+        /// recognition (every tangible's: a case with another PERC counts that one's too) —
+        /// answered (late answers too), ended silent (a late answer takes one back, it stays
+        /// counted), and flips no round could take (spontaneous, or in the quiet after a check).
+        var roundCounts: (answered: Int, silent: Int, void: Int)? = nil
         /// Missed: why, and the age of a still-open identify check.
         var cause = MissCause.other
         var openCheckAge: Seconds? = nil
@@ -95,6 +100,8 @@ struct AccuracyBench: ParsableCommand {
         var takenBy: String? = nil
         /// The scored PERC's marker pattern (for the latency table by pattern).
         var pattern = ""
+        /// Another PERC of the case was tracked on a trace not its own.
+        var otherWrong = false
     }
 
     /// Why a case was missed, as it stood when the case ended (for finding what to fix).
@@ -122,7 +129,8 @@ struct AccuracyBench: ParsableCommand {
             var cold = LatencyModel()
             let r = play(c, latency: &cold, log: true)
             print("case \(show): \(r.verdict), recognised after \(r.recognisedAfter.map { "\($0)" } ?? "-"), marker touches at placement: \(r.touches)"
-                  + (r.verdict == .missed ? ", missed: \(r.cause.rawValue)" : ""))
+                  + (r.verdict == .missed ? ", missed: \(r.cause.rawValue)" : "")
+                  + (r.otherWrong ? "; another PERC of the case was tracked on a trace not its own" : ""))
             return
         }
         var tally = Tally(cases: cases, seed: seed)
@@ -149,6 +157,8 @@ struct AccuracyBench: ParsableCommand {
         var touchAfterFieldOn = AccuracyBench.microseconds()
         var openAges = AccuracyBench.microseconds()
         var wrongExamples: [Int] = []
+        /// Cases in which another PERC was tracked on a trace not its own, by the scored one's verdict.
+        var otherWrong: [String: [Int]] = [:]
         var wrongBy: [String: Int] = [:]
         /// Correct cases recognised more than 300 ms (the issue's p95 target) after their
         /// last marker touch began: the ones that made the p95, to replay with --show.
@@ -162,7 +172,11 @@ struct AccuracyBench: ParsableCommand {
         /// The correct cases over 350 ms: how many were recognised without a light check of
         /// their own, and where the others spent their time (`CaseResult.phases`).
         var slowWithoutCheck = 0
-        var slowPhases = (asked: AccuracyBench.microseconds(), shown: AccuracyBench.microseconds(), rounds: AccuracyBench.microseconds())
+        var slowPhases: [Int: SlowPhases] = [:]
+        struct SlowPhases {
+            var asked = AccuracyBench.microseconds(), shown = AccuracyBench.microseconds(), rounds = AccuracyBench.microseconds()
+            var answered = 0, silent = 0, void = 0
+        }
 
         init(cases: Int, seed: UInt64) { self.cases = cases; self.seed = seed }
 
@@ -170,6 +184,7 @@ struct AccuracyBench: ParsableCommand {
         mutating func add(_ c: PlacementGenerator.Case, _ result: CaseResult) {
             let (verdict, recognisedAfter, touches) = (result.verdict, result.recognisedAfter, result.touches)
             if verdict == .wrongTrace { wrongBy[result.takenBy ?? "unknown", default: 0] += 1 }
+            if result.otherWrong { otherWrong["\(verdict)", default: []].append(c.index) }
             byTouches[touches, default: (0, 0, 0, 0)].cases += 1
             if verdict == .correct { byTouches[touches, default: (0, 0, 0, 0)].correct += 1 }
             if verdict == .wrongTrace { byTouches[touches, default: (0, 0, 0, 0)].wrong += 1 }
@@ -201,9 +216,14 @@ struct AccuracyBench: ParsableCommand {
                 _ = bySituation[k, default: AccuracyBench.microseconds()].record(AccuracyBench.micros(r))
                 if r > 0.35 && slowBySituation[k, default: []].count < 6 { slowBySituation[k, default: []].append(c.index) }
                 if r > 0.35, let p = result.phases {
-                    _ = slowPhases.asked.record(AccuracyBench.micros(p.asked))
-                    _ = slowPhases.shown.record(AccuracyBench.micros(p.shown))
-                    _ = slowPhases.rounds.record(AccuracyBench.micros(p.rounds))
+                    for key in [k, -1] {
+                        var ph = slowPhases[key, default: SlowPhases()]
+                        _ = ph.asked.record(AccuracyBench.micros(p.asked))
+                        _ = ph.shown.record(AccuracyBench.micros(p.shown))
+                        _ = ph.rounds.record(AccuracyBench.micros(p.rounds))
+                        if let n = result.roundCounts { ph.answered += n.answered; ph.silent += n.silent; ph.void += n.void }
+                        slowPhases[key] = ph
+                    }
                 } else if r > 0.35 {
                     slowWithoutCheck += 1
                 }
@@ -214,14 +234,21 @@ struct AccuracyBench: ParsableCommand {
 
         /// Where the correct cases over 350 ms spent their time.
         private func printSlowPhases() {
-            let n = slowPhases.asked.totalCount
-            print("where the correct cases over 350 ms spent their time: \(slowWithoutCheck) recognised without a light check of their own; the other \(n):")
-            for (name, h) in [("field-on → first need (the engine's wait)", slowPhases.asked),
-                              ("need → its first patch in the overlay (the scheduler's wait)", slowPhases.shown),
-                              ("first patch → recognised (the rounds)", slowPhases.rounds)] {
-                print("    " + name.padding(toLength: 64, withPad: " ", startingAt: 0)
-                      + String(format: "p50 %4.0f ms, mean %4.0f ms, p95 %4.0f ms", Double(h.valueAtPercentile(50)) / 1000,
-                               n > 0 ? h.mean / 1000 : 0, Double(h.valueAtPercentile(95)) / 1000))
+            let all = slowPhases[-1] ?? SlowPhases()
+            print("where the correct cases over 350 ms spent their time: \(slowWithoutCheck) recognised without a light check of their own; the other \(all.asked.totalCount):")
+            for key in [-1] + situations.indices.map({ $0 }) {
+                guard let ph = slowPhases[key] else { continue }
+                let n = ph.asked.totalCount
+                let each = { (x: Int) in String(format: "%.1f", Double(x) / Double(max(n, 1))) }
+                print("  " + (key < 0 ? "all" : situations[key]) + " (\(n)): rounds per case \(each(ph.answered)) answered, "
+                      + "\(each(ph.silent)) ended silent, \(each(ph.void)) flips no round took")
+                for (name, h) in [("field-on → first need (the engine's wait)", ph.asked),
+                                  ("need → its first patch in the overlay (the scheduler's wait)", ph.shown),
+                                  ("first patch → recognised (the rounds)", ph.rounds)] {
+                    print("    " + name.padding(toLength: 64, withPad: " ", startingAt: 0)
+                          + String(format: "p50 %4.0f ms, mean %4.0f ms, p95 %4.0f ms", Double(h.valueAtPercentile(50)) / 1000,
+                                   n > 0 ? h.mean / 1000 : 0, Double(h.valueAtPercentile(95)) / 1000))
+                }
             }
         }
 
@@ -267,6 +294,10 @@ struct AccuracyBench: ParsableCommand {
                 print(String(format: "  open identify checks: age of their request at the end p50 %.0f ms, max %.0f ms (n = %d)",
                              Double(openAges.valueAtPercentile(50)) / 1000, Double(openAges.max) / 1000, openAges.totalCount))
             }
+            let others = otherWrong.values.reduce(0) { $0 + $1.count }
+            print("another PERC of the case tracked on a trace not its own: \(others) cases"
+                  + (others == 0 ? "" : " (scored PERC " + otherWrong.sorted { $0.key < $1.key }
+                      .map { "\($0.key) \($0.value.count), e.g. \(Array($0.value.prefix(5)))" }.joined(separator: "; ") + ")"))
             if !wrongExamples.isEmpty {
                 print("wrong-trace case indices (seed \(seed)): \(wrongExamples)")
                 print("wrong-trace by how the PERC was taken: " + wrongBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
@@ -330,11 +361,15 @@ struct AccuracyBench: ParsableCommand {
         var recognisedAt: Seconds?
         let window = core.engine.config.timeWindow
         let id = c.tangible
-        func ownTrace(_ tr: TraceID) -> Bool {
+        func ownTrace(_ tr: TraceID, of tangible: TangibleID) -> Bool {
             guard let s = core.engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
                   case .marker(let t, _) = contact.maker else { return false }
-            return t == id
+            return t == tangible
         }
+        func ownTrace(_ tr: TraceID) -> Bool { ownTrace(tr, of: id) }
+        // Another PERC of the case tracked on a trace not its own (after its own field-on's
+        // window, as for the scored one): a swap the scored PERC shows only as missed.
+        var otherWrong = false
         var last: EngineOutput?
         // Per request: when it was first published and whether a hypothesis was the own markers.
         var requests: [UInt64: (since: Seconds, ownIn: Bool)] = [:]
@@ -344,6 +379,7 @@ struct AccuracyBench: ParsableCommand {
         var lastTaken: String?
         var takenBy: String?
         var lastTouchToRecognised: Seconds?
+        var roundCounts: (answered: Int, silent: Int, void: Int)?
         // The first need of the scored PERC and the first frame a patch of it showed.
         var firstNeed: Seconds?
         var firstPatch: Seconds?
@@ -367,12 +403,19 @@ struct AccuracyBench: ParsableCommand {
             }
             if log { printFrame(frame, out, planner: core.planner, world: runner.world, id: id, shownLocates: &shownLocates) }
             if let r = out.tangible(id), let p = r.placement, !ownTrace(p.touch), !wrong { wrong = true; takenBy = lastTaken }
+            for r in out.tangibles where r.id != id && r.state == .tracked && !otherWrong {
+                guard let on = runner.world.truth.placement(of: r.id)?.fieldOnArrival, frame.time > on + window + 0.02 else { continue }
+                if !r.traces.allSatisfy({ ownTrace($0, of: r.id) }) { otherWrong = true }
+            }
             guard let r = out.tangible(id), r.state == .tracked || r.state == .resting,
                   let arrival = runner.world.truth.placement(of: id)?.fieldOnArrival else { continue }
             let own = r.traces.allSatisfy(ownTrace)
             if !own && r.state == .tracked && frame.time > arrival + window + 0.02 && !wrong { wrong = true; takenBy = lastTaken }
             if own && r.state == .tracked && !r.traces.isEmpty && recognisedAt == nil {
                 recognisedAt = frame.time - arrival
+                if let d = (core.planner as? LightCheckScheduler)?.diagnostics {
+                    roundCounts = (d.answers + d.lateAnswers, d.silentRounds, d.spontaneousFlips.values.reduce(0, +))
+                }
                 let began = r.traces.compactMap { core.engine.table.summary($0)?.beganAt }.max() ?? frame.time
                 lastTouchToRecognised = frame.time - began
             }
@@ -389,18 +432,18 @@ struct AccuracyBench: ParsableCommand {
         }
         let touches = placement?.touchingMarkers.count ?? 3
         let pattern = Self.patternName(c.scenario.tangibles.first(where: { $0.id == id })?.markers ?? BuiltInScenarios.standardMarkers)
-        if wrong { return CaseResult(verdict: .wrongTrace, touches: touches, takenBy: takenBy, pattern: pattern) }
+        if wrong { return CaseResult(verdict: .wrongTrace, touches: touches, takenBy: takenBy, pattern: pattern, otherWrong: otherWrong) }
         // Placed with its orientation unresolved: its own touch, and the sensor where it is.
         if let r = last?.tangible(id), let p = r.placement, ownTrace(p.touch),
            let sensor = runner.world.trueSensorPosition(of: id), p.sensor.distance(to: sensor) <= 3 {
-            return CaseResult(verdict: .unresolved, touches: touches, pattern: pattern)
+            return CaseResult(verdict: .unresolved, touches: touches, pattern: pattern, otherWrong: otherWrong)
         }
         guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
               let pose = r.pose, let truth = runner.world.truePose(of: id),
               let markers = runner.world.definitions.first(where: { $0.id == id })?.markers,
               markers.allSatisfy({ pose.apply($0).distance(to: truth.apply($0)) <= 5 }) else {
             let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
-            return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern)
+            return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern, otherWrong: otherWrong)
         }
         var phases: (asked: Seconds, shown: Seconds, rounds: Seconds)?
         if let r = recognisedAt, let arrival = placement?.fieldOnArrival, let asked = firstNeed, let shown = firstPatch,
@@ -408,7 +451,7 @@ struct AccuracyBench: ParsableCommand {
             phases = (asked - arrival, shown - asked, r - (shown - arrival))
         }
         return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
-                          phases: phases, pattern: pattern)
+                          phases: phases, roundCounts: roundCounts, pattern: pattern, otherWrong: otherWrong)
     }
 
     /// `--show`: one frame of the scored PERC (its light flips, the overlay while it has a

@@ -38,6 +38,20 @@ import PercTestSupport
         #expect(run.stdout.contains("case 21: correct"), "\(run.stdout)")
     }
 
+    /// The bench scores PERC 1 of each case; another PERC of the case tracked on a trace not
+    /// its own is a swap the scored one may not show (seed 1, case 3542: PERC 1 is right). The
+    /// case says so, and the summary counts such cases (none in the first 60).
+    @Test func anotherPercOnAWrongTraceIsCounted() throws {
+        let one = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "3542"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout.contains("case 3542: correct"), "\(one.stdout)")
+        #expect(one.stdout.contains("; another PERC of the case was tracked on a trace not its own"), "\(one.stdout)")
+        let clean = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "68"])
+        #expect(!clean.stdout.contains("another PERC of the case"), "\(clean.stdout)")
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--cases", "60"])
+        #expect(run.stdout.contains("\nanother PERC of the case tracked on a trace not its own: 0 cases\n"), "\(run.stdout)")
+    }
+
     /// The summary's latency table by pattern and marker touches names every class it saw.
     @Test func theSummaryBreaksLatencyDownByPattern() throws {
         let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--cases", "60"])
@@ -70,9 +84,21 @@ import PercTestSupport
         let without = try #require(Int(words[words.firstIndex(of: "time:")! + 1]), "\(lines[phases])")
         let other = try #require(Int(words[words.firstIndex(of: "other")! + 1].dropLast()), "\(lines[phases])")
         #expect(without + other == total, "\(lines[phases])")
-        for (k, name) in ["field-on → first need", "need → its first patch in the overlay", "first patch → recognised"].enumerated() {
-            #expect(lines[phases + 1 + k].hasPrefix("    " + name) && lines[phases + 1 + k].contains(" mean "), "\(run.stdout)")
+        // All of them, then by situation: each block its count and rounds, then its three phases.
+        #expect(lines[phases + 1].hasPrefix("  all (\(other)): rounds per case "), "\(run.stdout)")
+        var bySituation = 0
+        var block = phases + 1
+        while block < lines.count, lines[block].hasPrefix("  "), lines[block].contains("): rounds per case ") {
+            for (k, name) in ["field-on → first need", "need → its first patch in the overlay", "first patch → recognised"].enumerated() {
+                #expect(lines[block + 1 + k].hasPrefix("    " + name) && lines[block + 1 + k].contains(" mean "), "\(run.stdout)")
+            }
+            if block > phases + 1, let open = lines[block].lastIndex(of: "("), let close = lines[block].lastIndex(of: ")"),
+               let n = Int(lines[block][lines[block].index(after: open)..<close]) {
+                bySituation += n
+            }
+            block += 4
         }
+        #expect(bySituation == other, "the situations' slow cases add up to all of them: \(run.stdout)")
     }
 
     /// Seed 1, case 104: a standard PERC that made one touch (marker 2). The locate need is
