@@ -150,16 +150,15 @@ struct CalibrationSearch: Sendable {
     /// A flip; `.answer` carries its latency when it answered a reported presentation.
     /// `changedAt`: when the sensor's clock says it changed (see `VerificationCheck.flip`).
     mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig) -> VerificationCheck.FlipVerdict {
-        let last = silence
-        silence.forget()
-        guard let r = round else { return takeBack(last.verdict(ofFlipAt: time, changedAt: changedAt, config: config)) }
+        let late = silence.take(flipAt: time, changedAt: changedAt, config: config)
+        guard let r = round else { return takeBack(late) }
         round = nil
         lastRoundAnswered = false
         switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
         case .primed:
             return .primed
         case .beforeRound:
-            return takeBack(last.verdict(ofFlipAt: time, changedAt: changedAt, config: config))
+            return takeBack(late)
         case .unexplained:
             return .spontaneous
         case .answer(let window, let latency):

@@ -124,15 +124,14 @@ struct SilentRoundMemory<Evidence: Sendable>: Sendable {
         last = round.presentedAt.map { ($0, !round.presentationAssumed, end, before) }
     }
 
-    /// Any flip: the round before it is no longer the last silent one.
-    mutating func forget() { last = nil }
-
-    /// A flip that answered no round showing: a late answer to the remembered round when the
-    /// sensor's clock puts the change while that round's patches showed (from its
-    /// presentation to its deadline), with the evidence to go back to; else a change of the
-    /// sensor's own. The latency runs from that round's reported presentation.
-    func verdict(ofFlipAt time: Seconds, changedAt: Seconds?,
-                 config: LightCheckConfig) -> (verdict: VerificationCheck.FlipVerdict, before: Evidence?) {
+    /// Any flip ends the memory (the round before it is no longer the last silent one) and is
+    /// read against it, for when it answered no round showing: a late answer to the remembered
+    /// round when the sensor's clock puts the change while that round's patches showed (from
+    /// its presentation to its deadline), with the evidence to go back to; else a change of
+    /// the sensor's own. The latency runs from that round's reported presentation.
+    mutating func take(flipAt time: Seconds, changedAt: Seconds?,
+                       config: LightCheckConfig) -> (verdict: VerificationCheck.FlipVerdict, before: Evidence?) {
+        defer { last = nil }
         guard let changedAt, let r = last, changedAt >= r.start + config.latency.minSensorResponse,
               changedAt <= r.end else { return (.spontaneous, nil) }
         return (.late(latency: r.reported ? time - r.start : nil), r.before)

@@ -112,9 +112,8 @@ struct VerificationCheck: Sendable {
     /// when it changed.
     mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig,
                        explanation: FlipExplanation = .nothing) -> FlipVerdict {
-        let last = silence
-        silence.forget()
-        guard case .showing(let r) = state else { return takeBack(last.verdict(ofFlipAt: time, changedAt: changedAt, config: config)) }
+        let late = silence.take(flipAt: time, changedAt: changedAt, config: config)
+        guard case .showing(let r) = state else { return takeBack(late) }
         state = .idle
         switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
         case .primed:
@@ -122,7 +121,7 @@ struct VerificationCheck: Sendable {
         case .beforeRound:
             // Not an answer to this round, whose evidence is void (not counted against
             // `maxVoidedRounds`: the sensor was answering, late); the next starts from the new colour.
-            return takeBack(last.verdict(ofFlipAt: time, changedAt: changedAt, config: config))
+            return takeBack(late)
         case .unexplained:
             // The sensor changed on its own: the round's evidence is void; the next round
             // uses the new colour.

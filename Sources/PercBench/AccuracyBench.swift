@@ -172,10 +172,18 @@ struct AccuracyBench: ParsableCommand {
         /// The correct cases over 350 ms: how many were recognised without a light check of
         /// their own, and where the others spent their time (`CaseResult.phases`).
         var slowWithoutCheck = 0
-        var slowPhases: [Int: SlowPhases] = [:]
+        var slowPhases = SlowPhases()
+        var slowPhasesBySituation: [Int: SlowPhases] = [:]
         struct SlowPhases {
             var asked = AccuracyBench.microseconds(), shown = AccuracyBench.microseconds(), rounds = AccuracyBench.microseconds()
             var answered = 0, silent = 0, void = 0
+
+            mutating func add(_ p: (asked: Seconds, shown: Seconds, rounds: Seconds), _ n: (answered: Int, silent: Int, void: Int)?) {
+                _ = asked.record(AccuracyBench.micros(p.asked))
+                _ = shown.record(AccuracyBench.micros(p.shown))
+                _ = rounds.record(AccuracyBench.micros(p.rounds))
+                if let n { answered += n.answered; silent += n.silent; void += n.void }
+            }
         }
 
         init(cases: Int, seed: UInt64) { self.cases = cases; self.seed = seed }
@@ -216,14 +224,8 @@ struct AccuracyBench: ParsableCommand {
                 _ = bySituation[k, default: AccuracyBench.microseconds()].record(AccuracyBench.micros(r))
                 if r > 0.35 && slowBySituation[k, default: []].count < 6 { slowBySituation[k, default: []].append(c.index) }
                 if r > 0.35, let p = result.phases {
-                    for key in [k, -1] {
-                        var ph = slowPhases[key, default: SlowPhases()]
-                        _ = ph.asked.record(AccuracyBench.micros(p.asked))
-                        _ = ph.shown.record(AccuracyBench.micros(p.shown))
-                        _ = ph.rounds.record(AccuracyBench.micros(p.rounds))
-                        if let n = result.roundCounts { ph.answered += n.answered; ph.silent += n.silent; ph.void += n.void }
-                        slowPhases[key] = ph
-                    }
+                    slowPhases.add(p, result.roundCounts)
+                    slowPhasesBySituation[k, default: SlowPhases()].add(p, result.roundCounts)
                 } else if r > 0.35 {
                     slowWithoutCheck += 1
                 }
@@ -234,13 +236,12 @@ struct AccuracyBench: ParsableCommand {
 
         /// Where the correct cases over 350 ms spent their time.
         private func printSlowPhases() {
-            let all = slowPhases[-1] ?? SlowPhases()
-            print("where the correct cases over 350 ms spent their time: \(slowWithoutCheck) recognised without a light check of their own; the other \(all.asked.totalCount):")
-            for key in [-1] + situations.indices.map({ $0 }) {
-                guard let ph = slowPhases[key] else { continue }
+            print("where the correct cases over 350 ms spent their time: \(slowWithoutCheck) recognised without a light check of their own; the other \(slowPhases.asked.totalCount):")
+            let blocks = [("all", slowPhases)] + situations.indices.compactMap { k in slowPhasesBySituation[k].map { (situations[k], $0) } }
+            for (label, ph) in blocks {
                 let n = ph.asked.totalCount
                 let each = { (x: Int) in String(format: "%.1f", Double(x) / Double(max(n, 1))) }
-                print("  " + (key < 0 ? "all" : situations[key]) + " (\(n)): rounds per case \(each(ph.answered)) answered, "
+                print("  " + label + " (\(n)): rounds per case \(each(ph.answered)) answered, "
                       + "\(each(ph.silent)) ended silent, \(each(ph.void)) flips no round took")
                 for (name, h) in [("field-on → first need (the engine's wait)", ph.asked),
                                   ("need → its first patch in the overlay (the scheduler's wait)", ph.shown),
@@ -367,8 +368,14 @@ struct AccuracyBench: ParsableCommand {
             return t == tangible
         }
         func ownTrace(_ tr: TraceID) -> Bool { ownTrace(tr, of: id) }
-        // Another PERC of the case tracked on a trace not its own (after its own field-on's
-        // window, as for the scored one): a swap the scored PERC shows only as missed.
+        /// Tracked on a trace not its own after its own field-on's time window (a window guess
+        /// may hold one for a moment before it).
+        func onAForeignTrace(_ r: TangibleReport, at time: Seconds) -> Bool {
+            guard r.state == .tracked, let on = runner.world.truth.placement(of: r.id)?.fieldOnArrival,
+                  time > on + window + 0.02 else { return false }
+            return !r.traces.allSatisfy { ownTrace($0, of: r.id) }
+        }
+        // Another PERC of the case so: a swap the scored PERC may show only as missed.
         var otherWrong = false
         var last: EngineOutput?
         // Per request: when it was first published and whether a hypothesis was the own markers.
@@ -403,14 +410,11 @@ struct AccuracyBench: ParsableCommand {
             }
             if log { printFrame(frame, out, planner: core.planner, world: runner.world, id: id, shownLocates: &shownLocates) }
             if let r = out.tangible(id), let p = r.placement, !ownTrace(p.touch), !wrong { wrong = true; takenBy = lastTaken }
-            for r in out.tangibles where r.id != id && r.state == .tracked && !otherWrong {
-                guard let on = runner.world.truth.placement(of: r.id)?.fieldOnArrival, frame.time > on + window + 0.02 else { continue }
-                if !r.traces.allSatisfy({ ownTrace($0, of: r.id) }) { otherWrong = true }
-            }
+            if !otherWrong { otherWrong = out.tangibles.contains { $0.id != id && onAForeignTrace($0, at: frame.time) } }
             guard let r = out.tangible(id), r.state == .tracked || r.state == .resting,
                   let arrival = runner.world.truth.placement(of: id)?.fieldOnArrival else { continue }
             let own = r.traces.allSatisfy(ownTrace)
-            if !own && r.state == .tracked && frame.time > arrival + window + 0.02 && !wrong { wrong = true; takenBy = lastTaken }
+            if !wrong && onAForeignTrace(r, at: frame.time) { wrong = true; takenBy = lastTaken }
             if own && r.state == .tracked && !r.traces.isEmpty && recognisedAt == nil {
                 recognisedAt = frame.time - arrival
                 if let d = (core.planner as? LightCheckScheduler)?.diagnostics {
@@ -430,28 +434,34 @@ struct AccuracyBench: ParsableCommand {
                 print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)")
             }
         }
-        let touches = placement?.touchingMarkers.count ?? 3
-        let pattern = Self.patternName(c.scenario.tangibles.first(where: { $0.id == id })?.markers ?? BuiltInScenarios.standardMarkers)
-        if wrong { return CaseResult(verdict: .wrongTrace, touches: touches, takenBy: takenBy, pattern: pattern, otherWrong: otherWrong) }
-        // Placed with its orientation unresolved: its own touch, and the sensor where it is.
-        if let r = last?.tangible(id), let p = r.placement, ownTrace(p.touch),
-           let sensor = runner.world.trueSensorPosition(of: id), p.sensor.distance(to: sensor) <= 3 {
-            return CaseResult(verdict: .unresolved, touches: touches, pattern: pattern, otherWrong: otherWrong)
+        // The scored PERC's verdict, and whether another PERC of the case was on a trace not its own.
+        func verdict() -> CaseResult {
+            let touches = placement?.touchingMarkers.count ?? 3
+            let pattern = Self.patternName(c.scenario.tangibles.first(where: { $0.id == id })?.markers ?? BuiltInScenarios.standardMarkers)
+            if wrong { return CaseResult(verdict: .wrongTrace, touches: touches, takenBy: takenBy, pattern: pattern) }
+            // Placed with its orientation unresolved: its own touch, and the sensor where it is.
+            if let r = last?.tangible(id), let p = r.placement, ownTrace(p.touch),
+               let sensor = runner.world.trueSensorPosition(of: id), p.sensor.distance(to: sensor) <= 3 {
+                return CaseResult(verdict: .unresolved, touches: touches, pattern: pattern)
+            }
+            guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
+                  let pose = r.pose, let truth = runner.world.truePose(of: id),
+                  let markers = runner.world.definitions.first(where: { $0.id == id })?.markers,
+                  markers.allSatisfy({ pose.apply($0).distance(to: truth.apply($0)) <= 5 }) else {
+                let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
+                return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern)
+            }
+            var phases: (asked: Seconds, shown: Seconds, rounds: Seconds)?
+            if let r = recognisedAt, let arrival = placement?.fieldOnArrival, let asked = firstNeed, let shown = firstPatch,
+               asked - arrival <= r, shown - arrival <= r {
+                phases = (asked - arrival, shown - asked, r - (shown - arrival))
+            }
+            return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
+                              phases: phases, roundCounts: roundCounts, pattern: pattern)
         }
-        guard let r = last?.tangible(id), r.state == .tracked || r.state == .resting, r.traces.allSatisfy(ownTrace),
-              let pose = r.pose, let truth = runner.world.truePose(of: id),
-              let markers = runner.world.definitions.first(where: { $0.id == id })?.markers,
-              markers.allSatisfy({ pose.apply($0).distance(to: truth.apply($0)) <= 5 }) else {
-            let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
-            return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern, otherWrong: otherWrong)
-        }
-        var phases: (asked: Seconds, shown: Seconds, rounds: Seconds)?
-        if let r = recognisedAt, let arrival = placement?.fieldOnArrival, let asked = firstNeed, let shown = firstPatch,
-           asked - arrival <= r, shown - arrival <= r {
-            phases = (asked - arrival, shown - asked, r - (shown - arrival))
-        }
-        return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
-                          phases: phases, roundCounts: roundCounts, pattern: pattern, otherWrong: otherWrong)
+        var result = verdict()
+        result.otherWrong = otherWrong
+        return result
     }
 
     /// `--show`: one frame of the scored PERC (its light flips, the overlay while it has a
