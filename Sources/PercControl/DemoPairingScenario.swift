@@ -13,7 +13,7 @@ public enum DemoPairingScenario {
     static let newPercID: TangibleID = 7
     static let newPercAddress = "C0:FF:EE:00:00:07"
     /// Its true light-sensor offset (what calibration should find, in its own frame).
-    static let newPercOffset: ScenarioPoint = [9, -6]
+    static let newPercOffset: ScenarioPoint = [14, -4]
 
     public static var scenario: Scenario {
         Scenario(

@@ -39,9 +39,9 @@ import Testing
     }
 
     @Test func wellPlacedSensorsPucsAndUnknownOffsetsGetNoWarning() {
-        // The pairing demo's scalene PERC: 29.1, 16.2, 26.6 mm.
+        // The pairing demo's scalene PERC: 34.3, 11.8, 28.1 mm.
         let scalene = TangibleDefinition(id: 7, name: "S", kind: .perc, markers: [Vec2(0, 0), Vec2(45, 0), Vec2(15, 25)],
-                                         footprint: .circle(radius: 30), lightSensorOffset: Vec2(9, -6))
+                                         footprint: .circle(radius: 30), lightSensorOffset: Vec2(14, -4))
         #expect(scalene.sensorAmbiguities(tolerance: 2).isEmpty)
         #expect(scalene.sensorPlacementWarning(tolerance: 2) == nil)
         #expect(scalene.suggestedSensorOffset(tolerance: 2) == nil)

@@ -188,7 +188,7 @@ struct DemoCommand: AsyncParsableCommand {
         let end: ServiceRoot.DemoEnd
         do {
             end = try await ServiceRoot.demo(demo, logger: logger, onHTTPPort: { port, definitions in
-                print("PercBridge demo: scenario \(scenario.name), seed \(seed ?? scenario.seed), \(definitions.count) tangibles")
+                print("PercBridge demo: scenario \(scenario.name), seed \(seed ?? scenario.seed), \(definitions.count) tangible\(definitions.count == 1 ? "" : "s")")
                 print("  web viewer:  http://\(bindHost):\(port)/\(tokenQuery)")
                 print("  app protocol: ws://\(bindHost):\(port)/ws   metrics: http://\(bindHost):\(port)/metrics")
                 print("  \(tuioLine)")

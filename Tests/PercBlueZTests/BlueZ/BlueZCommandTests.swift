@@ -82,6 +82,12 @@ import PercTestSupport
         try await control.sendV1(BlueZTestbed.v1, field: 1, light: 1)
         try await control.vanish(seconds: 0.5)
         #expect(await eventually(6) { (try? await control.stats(BlueZTestbed.v1)["acquired"]?.bool) == true })
+        // The state read after the reconnect is printed before the next send (a notification
+        // that overtakes the read's reply is a race of its own, not what this test is about).
+        func readings() -> Int {
+            jsonLines(collected.text).filter { ($0["kind"] as? String).map { ["field", "light"].contains($0) } == true }.count
+        }
+        #expect(await eventually(5) { readings() >= 6 })
         try await control.sendV1(BlueZTestbed.v1, field: 0, light: 1)
         for _ in 0..<400 where p.isRunning { try await Task.sleep(for: .milliseconds(25)) }
         #expect(!p.isRunning)
