@@ -19,6 +19,11 @@ public struct PlacementGenerator: Sendable {
         public var movingFingerShare = 0.3
         /// Chance of three fingers forming the PERC's pattern nearby, inside its time window.
         public var fingerTripleProbability = 0.05
+        /// Fingers touch the glass only: a finger's place and path keep to the surface and off
+        /// every PERC's footprint (up to its rim). Off: fingers may land or slide under a PERC
+        /// or off the surface, which no real finger does (the cases before 2026-11-28; the
+        /// random draws are the same either way, so the same seed gives the same PERCs).
+        public var fingersOnGlassOnly = true
         /// Chance of a second PERC (standard) being set down just before.
         public var otherPercProbability = 0.3
         /// When the PERC is set down, and how long the case runs after that.
@@ -65,28 +70,42 @@ public struct PlacementGenerator: Sendable {
         var tangibles = [ScenarioTangible(id: 1, name: "PERC", markers: markers)]
         var steps: [ScenarioStep] = []
         let t0 = s.placedAt
+        var otherPosition: Vec2?
         if rng.chance(s.otherPercProbability) {
             var other = point()
             while other.distance(to: pose.position) < 110 { other = point() }
+            otherPosition = other
             tangibles.append(ScenarioTangible(id: 2, name: "other PERC"))
             steps.append(ScenarioStep(at: max(0, t0 - rng.uniform(0.05, 0.45)),
                                       .place(.init(tangible: 2, position: ScenarioPoint(other), angle: rng.uniform(0, 360)))))
         }
         steps.append(ScenarioStep(at: t0, .place(.init(tangible: 1, position: ScenarioPoint(pose.position), angle: pose.angle * 180 / Double.pi))))
+        // Fingers touch the glass, not the PERCs' bodies, and only where there is glass: a
+        // finger's place and path keep to the surface and off every PERC's footprint (it may
+        // rest against a rim). Each case still takes the same random draws.
+        let bodies = tangibles.map { t -> (centre: Vec2, radius: Double) in
+            let radius: Double
+            if case .circle(let r) = t.definition.footprint { radius = r } else { radius = 30 }
+            return (t.id == 1 ? pose.position : otherPosition ?? pose.position, radius)
+        }
+        let field = Self.FingerField(surface: s.surface, bodies: bodies, active: s.fingersOnGlassOnly)
         for f in 0..<rng.int(0...max(0, s.maxFingers)) {
             var p = point()
             if rng.chance(s.nearFingerShare) {
                 p = pose.position + Vec2(rng.uniform(30, 90), 0).rotated(by: rng.uniform(0, 2 * Double.pi))
             }
+            p = field.clear(p)
             let down = max(0, t0 + rng.uniform(-0.5, 0.5))
             steps.append(ScenarioStep(at: down, .fingerDown(.init(finger: 100 + f, position: ScenarioPoint(p)))))
             if rng.chance(s.movingFingerShare) {
-                let to = p + Vec2(rng.uniform(20, 120), 0).rotated(by: rng.uniform(0, 2 * Double.pi))
+                let to = field.path(from: p, to: p + Vec2(rng.uniform(20, 120), 0).rotated(by: rng.uniform(0, 2 * Double.pi)))
                 steps.append(ScenarioStep(at: down + 0.01, .fingerMove(.init(finger: 100 + f, to: ScenarioPoint(to), duration: rng.uniform(0.3, 1.5)))))
             }
         }
         if rng.chance(s.fingerTripleProbability) {
-            let at = pose.position + Vec2(rng.uniform(90, 160), 0).rotated(by: rng.uniform(0, 2 * Double.pi))
+            let offset = Vec2(rng.uniform(90, 160), 0).rotated(by: rng.uniform(0, 2 * Double.pi))
+            // The triple's fingers lie within 30 mm of its centre: on the glass, off the PERCs.
+            let at = [pose.position + offset, pose.position - offset].first { field.isClear($0, margin: 30) } ?? pose.position + offset
             steps.append(ScenarioStep(at: t0 + rng.uniform(-0.1, 0.2), .fingersTriple(.init(
                 fingers: [200, 201, 202], like: 1, position: ScenarioPoint(at), angle: rng.uniform(0, 360)))))
         }
@@ -97,4 +116,61 @@ public struct PlacementGenerator: Sendable {
         defer { count += 1 }
         return Case(index: count, scenario: scenario, tangible: 1, pose: pose, placedAt: t0)
     }
+
+    /// Where a finger can touch: on the surface, off the PERCs' round footprints.
+    struct FingerField {
+        var surface: Vec2
+        var bodies: [(centre: Vec2, radius: Double)]
+        /// Off: every place and path is left as drawn.
+        var active = true
+        /// How far inside the surface's edge a finger's centre stays.
+        static let edge = 5.0
+
+        func isClear(_ p: Vec2, margin: Double = 0) -> Bool {
+            guard active else { return true }
+            let e = Self.edge + margin
+            guard p.x >= e, p.y >= e, p.x <= surface.x - e, p.y <= surface.y - e else { return false }
+            return bodies.allSatisfy { p.distance(to: $0.centre) >= $0.radius + margin }
+        }
+
+        /// `p` onto the surface and out to the rim of any footprint it lies under.
+        func clear(_ p: Vec2) -> Vec2 {
+            guard active else { return p }
+            var q = onSurface(p)
+            for b in bodies where q.distance(to: b.centre) < b.radius {
+                let away = q - b.centre
+                let dir = away.length > 1e-9 ? away / away.length : Vec2(1, 0)
+                q = onSurface(b.centre + dir * b.radius)
+            }
+            return q
+        }
+
+        /// Where a finger moving from `p` towards `to` ends: there when the way is clear, else
+        /// the same distance the other way, else as far along the way as it stays clear.
+        func path(from p: Vec2, to: Vec2) -> Vec2 {
+            guard active else { return to }
+            let ahead = onSurface(to), back = onSurface(p - (to - p))
+            if segmentClear(p, ahead) { return ahead }
+            if segmentClear(p, back) { return back }
+            var lo = 0.0, hi = 1.0
+            for _ in 0..<20 {
+                let mid = (lo + hi) / 2
+                if segmentClear(p, p + (ahead - p) * mid) { lo = mid } else { hi = mid }
+            }
+            return p + (ahead - p) * lo
+        }
+
+        private func onSurface(_ p: Vec2) -> Vec2 {
+            Vec2(min(max(p.x, Self.edge), surface.x - Self.edge), min(max(p.y, Self.edge), surface.y - Self.edge))
+        }
+
+        private func segmentClear(_ a: Vec2, _ b: Vec2) -> Bool {
+            bodies.allSatisfy { body in
+                let ab = b - a
+                let t = ab.lengthSquared > 0 ? min(1, max(0, (body.centre - a).dot(ab) / ab.lengthSquared)) : 0
+                return (a + ab * t).distance(to: body.centre) >= body.radius - 1e-9
+            }
+        }
+    }
+
 }

@@ -17,7 +17,8 @@ struct AccuracyBench: ParsableCommand {
         abstract: "Recognition accuracy over seeded random placements (correct / wrong-trace / missed).",
         discussion: """
         Each case sets one PERC (half standard, half scalene/obtuse/near-equilateral) down at \
-        a random pose among 0–3 fingers (half of them near it, some moving), sometimes with a \
+        a random pose among 0–3 fingers (half of them near it, some moving; fingers touch the \
+        surface only, never under a PERC), sometimes with a \
         finger triple in its pattern inside its time window, sometimes with a second PERC set \
         down just before; the hardware model is complete (onset spread, single touches, \
         scanline pairs, flicker, ghosts, BLE latency, light misses and spontaneous flips). \
@@ -55,7 +56,10 @@ struct AccuracyBench: ParsableCommand {
     @Flag(help: "Carry PERC 1's learned light-sensor latency from case to case, as `serve` does while it runs (one scheduler for its life): the steady state of a PERC set down again and again. Without it every case meets a PERC never checked before (the prior deadline, 150 ms).")
     var warmLatency = false
 
-    @Option(help: "Play only the case with this index and print PERC 1's events against the truth.")
+    @Flag(help: "Let fingers land and slide under a PERC's footprint and off the surface, as the cases did before 2026-11-28 (no real finger does; the same seed gives the same PERCs either way): for comparing with older figures.")
+    var fingersAnywhere = false
+
+    @Option(help: "Play only the case with this index and print PERC 1's events against the truth, and where each finger touched (from its centre and its nearest marker).")
     var show: Int?
 
     func validate() throws {
@@ -122,7 +126,9 @@ struct AccuracyBench: ParsableCommand {
         #if DEBUG
         print("warning: a debug build; run `swift build -c release && .build/release/percbridge-bench accuracy` for speed")
         #endif
-        var generator = PlacementGenerator(seed: seed)
+        var settings = PlacementGenerator.Settings()
+        settings.fingersOnGlassOnly = !fingersAnywhere
+        var generator = PlacementGenerator(seed: seed, settings: settings)
         if let show {
             var c = generator.next()
             while c.index < show { c = generator.next() }
@@ -431,7 +437,21 @@ struct AccuracyBench: ParsableCommand {
             for (cid, contact) in runner.world.truth.contacts.sorted(by: { $0.key < $1.key }) {
                 let traces = (last?.tangibles.flatMap(\.traces) ?? []) + (last?.freeTraces.map(\.id) ?? [])
                 let mine = traces.filter { core.engine.table.summary($0)?.contactID == cid }
-                print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)")
+                // Where a finger touched, against the scored PERC's true markers (a finger next
+                // to a marker that did not touch can stand in for it).
+                var near = ""
+                if case .finger = contact.maker, let pose = placement?.pose, let first = mine.first,
+                   let summary = core.engine.table.summary(first),
+                   let markers = runner.world.definitions.first(where: { $0.id == id })?.markers {
+                    func place(_ at: Vec2) -> String {
+                        let d = markers.map { pose.apply($0).distance(to: at) }
+                        let k = d.indices.min { d[$0] < d[$1] } ?? 0
+                        return String(format: "(%.1f, %.1f), %.1f mm from the PERC's centre, %.1f mm from its marker %d", at.x, at.y, pose.position.distance(to: at), d[k], k)
+                    }
+                    near = " at " + place(summary.firstPosition)
+                    if summary.lastPosition.distance(to: summary.firstPosition) >= 1 { near += "; last at " + place(summary.lastPosition) }
+                }
+                print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)\(near)")
             }
         }
         // The scored PERC's verdict, and whether another PERC of the case was on a trace not its own.
