@@ -74,7 +74,7 @@ struct CalibrationSearch: Sendable {
     }
 
     init(request: CalibrationRequest, at time: Seconds, settings: CalibrationSettings) {
-        let extent = Self.extent(of: request.footprint)
+        let extent = request.footprint.extent
         let g = settings.gridSpacing
         var cells: [Vec2] = []
         let steps = Int((extent / g).rounded(.up))
@@ -125,14 +125,6 @@ struct CalibrationSearch: Sendable {
 
     /// Largest probe radius: the largest decoy's.
     var maxRadius: Double { decoys.map(\.radius).max() ?? 0 }
-
-    /// Radius of a disc around the tangible's origin that covers its footprint.
-    static func extent(of footprint: Footprint) -> Double {
-        switch footprint {
-        case .circle(let r): return max(0, r)
-        case .polygon(let vs): return vs.map(\.length).max() ?? 0
-        }
-    }
 
     var isUsable: Bool { !cells.isEmpty && frame.position.isFinite && frame.angle.isFinite }
 

@@ -575,7 +575,7 @@ public struct LightCheckScheduler: Sendable {
         let places: [(id: Int, at: Vec2)] = check.need.hypotheses.map { ($0.id, $0.sensorPosition) }
             + check.departedPositions.keys.sorted().map { ($0, check.departedPositions[$0]!) }
         if !causes.isEmpty {
-            let reachOfNone = config.explainReach * Self.extent(of: check.need.footprint)
+            let reachOfNone = config.explainReach * check.need.footprint.extent
             for p in causes {
                 let under = places.filter { $0.at.distance(to: p.center) < p.radius + config.patchGap }
                 for place in under { out.explained.insert(place.id) }
@@ -601,14 +601,6 @@ public struct LightCheckScheduler: Sendable {
             if answered.count == 1 { out.none = true }
         }
         return out
-    }
-
-    /// The largest distance from a tangible's origin to the edge of its footprint.
-    static func extent(of footprint: Footprint) -> Double {
-        switch footprint {
-        case .circle(let r): return r
-        case .polygon(let vs): return vs.map(\.length).max() ?? 0
-        }
     }
 
     private mutating func patchID(_ t: TangibleID, key: Int) -> Int {

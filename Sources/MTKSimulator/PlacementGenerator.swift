@@ -70,12 +70,13 @@ public struct PlacementGenerator: Sendable {
         var tangibles = [ScenarioTangible(id: 1, name: "PERC", markers: markers)]
         var steps: [ScenarioStep] = []
         let t0 = s.placedAt
-        var otherPosition: Vec2?
+        // Where each PERC lies and how far its footprint reaches (fingers keep out).
+        var bodies = [(centre: pose.position, radius: tangibles[0].definition.footprint.extent)]
         if rng.chance(s.otherPercProbability) {
             var other = point()
             while other.distance(to: pose.position) < 110 { other = point() }
-            otherPosition = other
             tangibles.append(ScenarioTangible(id: 2, name: "other PERC"))
+            bodies.append((other, tangibles[1].definition.footprint.extent))
             steps.append(ScenarioStep(at: max(0, t0 - rng.uniform(0.05, 0.45)),
                                       .place(.init(tangible: 2, position: ScenarioPoint(other), angle: rng.uniform(0, 360)))))
         }
@@ -83,11 +84,6 @@ public struct PlacementGenerator: Sendable {
         // Fingers touch the glass, not the PERCs' bodies, and only where there is glass: a
         // finger's place and path keep to the surface and off every PERC's footprint (it may
         // rest against a rim). Each case still takes the same random draws.
-        let bodies = tangibles.map { t -> (centre: Vec2, radius: Double) in
-            let radius: Double
-            if case .circle(let r) = t.definition.footprint { radius = r } else { radius = 30 }
-            return (t.id == 1 ? pose.position : otherPosition ?? pose.position, radius)
-        }
         let field = Self.FingerField(surface: s.surface, bodies: bodies, active: s.fingersOnGlassOnly)
         for f in 0..<rng.int(0...max(0, s.maxFingers)) {
             var p = point()

@@ -432,28 +432,7 @@ struct AccuracyBench: ParsableCommand {
         }
         if warmLatency, let scheduler = core.planner as? LightCheckScheduler { latency = scheduler.latencyModel(for: id) }
         let placement = runner.world.truth.placement(of: id)
-        if log {
-            print("truth: \(String(describing: placement))")
-            for (cid, contact) in runner.world.truth.contacts.sorted(by: { $0.key < $1.key }) {
-                let traces = (last?.tangibles.flatMap(\.traces) ?? []) + (last?.freeTraces.map(\.id) ?? [])
-                let mine = traces.filter { core.engine.table.summary($0)?.contactID == cid }
-                // Where a finger touched, against the scored PERC's true markers (a finger next
-                // to a marker that did not touch can stand in for it).
-                var near = ""
-                if case .finger = contact.maker, let pose = placement?.pose, let first = mine.first,
-                   let summary = core.engine.table.summary(first),
-                   let markers = runner.world.definitions.first(where: { $0.id == id })?.markers {
-                    func place(_ at: Vec2) -> String {
-                        let d = markers.map { pose.apply($0).distance(to: at) }
-                        let k = d.indices.min { d[$0] < d[$1] } ?? 0
-                        return String(format: "(%.1f, %.1f), %.1f mm from the PERC's centre, %.1f mm from its marker %d", at.x, at.y, pose.position.distance(to: at), d[k], k)
-                    }
-                    near = " at " + place(summary.firstPosition)
-                    if summary.lastPosition.distance(to: summary.firstPosition) >= 1 { near += "; last at " + place(summary.lastPosition) }
-                }
-                print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)\(near)")
-            }
-        }
+        if log { printTruth(placement, world: runner.world, table: core.engine.table, last: last, id: id) }
         // The scored PERC's verdict, and whether another PERC of the case was on a trace not its own.
         func verdict() -> CaseResult {
             let touches = placement?.touchingMarkers.count ?? 3
@@ -471,17 +450,44 @@ struct AccuracyBench: ParsableCommand {
                 let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
                 return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern)
             }
-            var phases: (asked: Seconds, shown: Seconds, rounds: Seconds)?
-            if let r = recognisedAt, let arrival = placement?.fieldOnArrival, let asked = firstNeed, let shown = firstPatch,
-               asked - arrival <= r, shown - arrival <= r {
-                phases = (asked - arrival, shown - asked, r - (shown - arrival))
-            }
             return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
-                              phases: phases, roundCounts: roundCounts, pattern: pattern)
+                              phases: Self.phases(recognisedAt, arrival: placement?.fieldOnArrival, asked: firstNeed, shown: firstPatch),
+                              roundCounts: roundCounts, pattern: pattern)
         }
         var result = verdict()
         result.otherWrong = otherWrong
         return result
+    }
+
+    /// Where a recognised case spent its time (from the field-on's arrival, `recognisedAt` after
+    /// it): the engine's wait for its first need, the scheduler's for its first patch, the rounds.
+    static func phases(_ recognisedAt: Seconds?, arrival: Seconds?, asked: Seconds?, shown: Seconds?)
+        -> (asked: Seconds, shown: Seconds, rounds: Seconds)? {
+        guard let r = recognisedAt, let arrival, let asked, let shown, asked - arrival <= r, shown - arrival <= r else { return nil }
+        return (asked - arrival, shown - asked, r - (shown - arrival))
+    }
+
+    /// `--show`, at the case's end: where the PERC really was, and every contact with the traces
+    /// the engine made of it; a finger also where it touched first and last against the PERC's
+    /// true markers (a finger next to a marker that did not touch can stand in for it).
+    private func printTruth(_ placement: SimTruth.Placement?, world: SimWorld, table: TraceTable, last: EngineOutput?, id: TangibleID) {
+        print("truth: \(String(describing: placement))")
+        let traces = (last?.tangibles.flatMap(\.traces) ?? []) + (last?.freeTraces.map(\.id) ?? [])
+        let markers = world.definitions.first(where: { $0.id == id })?.markers
+        for (cid, contact) in world.truth.contacts.sorted(by: { $0.key < $1.key }) {
+            let mine = traces.filter { table.summary($0)?.contactID == cid }
+            var near = ""
+            if case .finger = contact.maker, let pose = placement?.pose, let markers, let summary = mine.first.flatMap(table.summary) {
+                func place(_ at: Vec2) -> String {
+                    let d = markers.map { pose.apply($0).distance(to: at) }
+                    let k = d.indices.min { d[$0] < d[$1] } ?? 0
+                    return String(format: "(%.1f, %.1f), %.1f mm from the PERC's centre, %.1f mm from its marker %d", at.x, at.y, pose.position.distance(to: at), d[k], k)
+                }
+                near = " at " + place(summary.firstPosition)
+                if summary.lastPosition.distance(to: summary.firstPosition) >= 1 { near += "; last at " + place(summary.lastPosition) }
+            }
+            print("contact \(cid) \(contact.maker) began \(contact.began) ended \(contact.ended.map { "\($0)" } ?? "-") ghost \(contact.ghostSince.map { "\($0)" } ?? "-") traces \(mine)\(near)")
+        }
     }
 
     /// `--show`: one frame of the scored PERC (its light flips, the overlay while it has a

@@ -72,6 +72,14 @@ public enum Footprint: Hashable, Sendable, Codable {
     /// A convex polygon, vertices in order.
     case polygon([Vec2])
 
+    /// The radius of the smallest disc around the tangible's origin that covers it.
+    public var extent: Double {
+        switch self {
+        case .circle(let r): return max(0, r)
+        case .polygon(let vs): return vs.map(\.length).max() ?? 0
+        }
+    }
+
     /// Whether a point (in the tangible's own frame) is covered, `margin` mm inside the edge.
     public func contains(_ p: Vec2, margin: Double = 0) -> Bool {
         switch self {

@@ -49,10 +49,7 @@ struct SimPlacementGeneratorTests {
             var r = try ScenarioRunner(c.scenario)
             let out = r.advance(to: c.scenario.duration)
             let surface = c.scenario.surface!.vec
-            let bodies = r.world.definitions.compactMap { d -> (TangibleID, Double)? in
-                guard case .circle(let radius) = d.footprint else { return nil }
-                return (d.id, radius)
-            }
+            let bodies = r.world.definitions.map { ($0.id, $0.footprint.extent) }
             for u in out.contacts {
                 guard case .finger? = r.world.truth.contacts[u.contactID]?.maker else { continue }
                 fingerUpdates += 1

@@ -11,6 +11,11 @@ import PercTestSupport
         }
     }
 
+    /// The field and light events `monitor --json` printed so far.
+    func readings(_ text: String) -> [[String: Any]] {
+        jsonLines(text).filter { ($0["kind"] as? String).map { ["field", "light"].contains($0) } == true }
+    }
+
     @Test func scanListsPercsOfEveryProfileAndNothingElse() async throws {
         let bed = try await BlueZTestbed()
         let r = try CLI.run(["scan", "--bus", bed.address, "--timeout", "0.5", "--json"])
@@ -84,16 +89,13 @@ import PercTestSupport
         #expect(await eventually(6) { (try? await control.stats(BlueZTestbed.v1)["acquired"]?.bool) == true })
         // The state read after the reconnect is printed before the next send (a notification
         // that overtakes the read's reply is a race of its own, not what this test is about).
-        func readings() -> Int {
-            jsonLines(collected.text).filter { ($0["kind"] as? String).map { ["field", "light"].contains($0) } == true }.count
-        }
-        #expect(await eventually(5) { readings() >= 6 })
+        #expect(await eventually(5) { readings(collected.text).count >= 6 })
         try await control.sendV1(BlueZTestbed.v1, field: 0, light: 1)
         for _ in 0..<400 where p.isRunning { try await Task.sleep(for: .milliseconds(25)) }
         #expect(!p.isRunning)
 
         let lines = jsonLines(collected.text)
-        let events = lines.filter { ($0["kind"] as? String).map { ["field", "light"].contains($0) } == true }
+        let events = readings(collected.text)
         // The state read at link-up (field+light, no sequence), field, light, then after the
         // reconnect the state read again (the last value: field+light) and the new field.
         #expect(events.count == 7)
