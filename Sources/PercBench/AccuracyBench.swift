@@ -506,9 +506,10 @@ struct AccuracyBench: ParsableCommand {
         }
         for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
         for n in out.needs where n.tangible == id && (n.kind != .locate || shownLocates.insert(n.request).inserted) {
-            // A locate need's poses share their touch: one line per touch.
+            // A locate need's poses share their touch: one line per touch. An identify need's
+            // hypotheses: traces on markers, id, sensor position.
             let hs = n.kind == .locate ? Array(Dictionary(grouping: n.hypotheses, by: \.traces).values.map { "\($0[0].traces)×\($0.count)" }.sorted())
-                : n.hypotheses.map { "\($0.traces)" }
+                : n.hypotheses.map { "\($0.traces)#\($0.id)" + String(format: "@(%.1f, %.1f)", $0.sensorPosition.x, $0.sensorPosition.y) }
             let sensor = world.trueSensorPosition(of: id)
             let nearest = sensor.flatMap { s in n.hypotheses.map { $0.sensorPosition.distance(to: s) }.min() }
             print(String(format: "%.3f need ", frame.time) + "\(n.request) \(n.kind) " + hs.joined(separator: " ")

@@ -725,6 +725,12 @@ public struct PercMachine: Sendable {
 
     /// Keeps, renews or withdraws the identify check for `candidates` (best first).
     private mutating func request(_ candidates: [Candidate], into s: inout Search, _ time: Seconds, _ out: inout [Action]) {
+        var candidates = candidates
+        if config.hypothesesOnce {
+            // The best of each assignment (they come best first).
+            var seen: Set<[TraceID?]> = []
+            candidates.removeAll { !seen.insert($0.traces).inserted }
+        }
         var chosen = candidates.filter { !$0.isMoving }
         var moving = false
         if chosen.isEmpty && config.checkMovingWithPrediction {

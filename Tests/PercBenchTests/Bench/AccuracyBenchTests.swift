@@ -73,6 +73,17 @@ import PercTestSupport
         #expect(now.stdout.contains("case 6534: unresolved"), "\(now.stdout)")
     }
 
+    /// Seed 1 case 99: each candidate is offered to light once (`hypothesesOnce`), so the
+    /// first check of the near-equilateral PERC confirms its turn instead of ending
+    /// inconclusive on two hypotheses at one place and starting again.
+    @Test func aCheckIsNotRestartedOnTwinHypotheses() throws {
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "99"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("checkAnswered(request: 4294967297, result: MTKTangibles.VerificationOutcome.Result.confirmed(hypothesis: 0))"), "\(run.stdout)")
+        #expect(!run.stdout.contains("inconclusive"), "\(run.stdout)")
+        #expect(run.stdout.contains("case 99: correct"), "\(run.stdout)")
+    }
+
     /// The summary's latency table by pattern and marker touches names every class it saw.
     @Test func theSummaryBreaksLatencyDownByPattern() throws {
         let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--cases", "60"])
