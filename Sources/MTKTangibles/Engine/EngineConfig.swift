@@ -154,6 +154,14 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// answers (`bench accuracy` seed 1 case 99: twice, recognised 240 ms late). Recordings
     /// made before this setting existed read it as off.
     public var hypothesesOnce = true
+    /// A PERC searching after its time window (`lightOnly`) leaves a triple or pair whose
+    /// touches all began inside the time window of another PERC of its pattern that is
+    /// searching too, and not all inside its own: set down then, they are the other PERC's
+    /// to check. Before, a PERC on one touch among the crowd asked light about every newly
+    /// set-down PERC's triple, and its rounds kept both PERCs' checks waiting (`crowded
+    /// --seeds 1`: PERCs 13 and 14 held for 4 s at a time by PERC 5's patches). Recordings
+    /// made before this setting existed read it as off.
+    public var otherWindowsFirst = true
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 
@@ -203,5 +211,6 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         reportUnresolvedPlacements = try v(.reportUnresolvedPlacements, false)
         awaitUnannounced = try v(.awaitUnannounced, false)
         hypothesesOnce = try v(.hypothesesOnce, false)
+        otherWindowsFirst = try v(.otherWindowsFirst, false)
     }
 }
