@@ -62,6 +62,22 @@ import LightCheck
         return (wrong, correct, firstCheck, taken)
     }
 
+    /// Plays case `c` frame by frame as the bench does, handing each frame's output to `body`;
+    /// returns the runner at the case's end (the simulator's truth).
+    @discardableResult
+    func frames(of c: PlacementGenerator.Case, config: EngineConfig,
+                _ body: (Frame, EngineOutput) -> Void) throws -> ScenarioRunner {
+        var runner = try ScenarioRunner(c.scenario)
+        var core = FrameCore(definitions: runner.world.definitions, engineConfig: config)
+        while !runner.isFinished {
+            let frame = runner.nextFrame()
+            let (out, plan) = core.advance(frame)
+            if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
+            body(frame, out)
+        }
+        return runner
+    }
+
     /// Plays case `index` of the generator with `seed`.
     func play(seed: UInt64, index: Int, config: EngineConfig = EngineConfig()) throws -> (wrong: Bool, correct: Bool, firstCheck: Seconds?, taken: TransitionReason?) {
         try play(placement(seed: seed, index: index), config: config)
@@ -146,15 +162,10 @@ import LightCheck
 
     func lone(index: Int = 36, config: EngineConfig, expect: TangibleStateName) throws {
         let c = placement(seed: 1, index: index)
-        var runner = try ScenarioRunner(c.scenario)
-        var core = FrameCore(definitions: runner.world.definitions, engineConfig: config)
         var ambiguous = 0, located = 0
         var last: TangibleReport?
-        while !runner.isFinished {
-            let frame = runner.nextFrame()
-            let (out, plan) = core.advance(frame)
+        let runner = try frames(of: c, config: config) { _, out in
             last = out.tangible(c.tangible)
-            if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
             for e in out.events where e.tangible == c.tangible {
                 if case .locateAmbiguous(_, let poses) = e.event { ambiguous += 1; #expect(poses >= 2) }
                 if case .transition(_, .tracked, .located) = e.event { located += 1 }
@@ -308,26 +319,19 @@ import LightCheck
             var g = PlacementGenerator(seed: 1)
             var c = g.next()
             while c.index < 99 { c = g.next() }
-            var runner = try ScenarioRunner(c.scenario)
-            var core = FrameCore(definitions: runner.world.definitions, engineConfig: config)
             var twins = 0, inconclusive = 0
-            var recognised: Seconds?
-            while !runner.isFinished {
-                let frame = runner.nextFrame()
-                let (out, plan) = core.advance(frame)
-                if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
+            var tracked: Seconds?
+            let runner = try frames(of: c, config: config) { frame, out in
                 for n in out.needs where n.tangible == c.tangible && Set(n.hypotheses.map(\.traces)).count < n.hypotheses.count {
                     twins += 1
                 }
                 for e in out.events where e.tangible == c.tangible {
                     if case .checkAnswered(_, .inconclusive) = e.event { inconclusive += 1 }
-                    if case .transition(_, .tracked, _) = e.event, recognised == nil,
-                       let arrival = runner.world.truth.placement(of: c.tangible)?.fieldOnArrival {
-                        recognised = frame.time - arrival
-                    }
+                    if case .transition(_, .tracked, _) = e.event, tracked == nil { tracked = frame.time }
                 }
             }
-            return (twins, inconclusive, recognised)
+            let arrival = runner.world.truth.placement(of: c.tangible)?.fieldOnArrival
+            return (twins, inconclusive, tracked.flatMap { t in arrival.map { t - $0 } })
         }
         let now = try run(EngineConfig())
         #expect(now.twins == 0 && now.inconclusive == 0, "\(now)")
