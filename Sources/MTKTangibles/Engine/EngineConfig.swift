@@ -151,16 +151,17 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// and its other turns (`windowAlternatives`) could both hold the same assignment; the
     /// check then had two hypotheses at one sensor position, which light cannot tell apart,
     /// and it ended inconclusive once they held the weight, to start again without its
-    /// answers (`bench accuracy` seed 1 case 99: twice, recognised 240 ms late). Recordings
-    /// made before this setting existed read it as off.
+    /// answers (`bench accuracy` seed 1 case 99: twice, recognised 0.47 s after the field-on
+    /// instead of 0.29 s). Recordings made before this setting existed read it as off.
     public var hypothesesOnce = true
     /// A PERC searching after its time window (`lightOnly`) leaves a triple or pair whose
-    /// touches all began inside the time window of another PERC of its pattern that is
-    /// searching too, and not all inside its own: set down then, they are the other PERC's
-    /// to check. Before, a PERC on one touch among the crowd asked light about every newly
-    /// set-down PERC's triple, and its rounds kept both PERCs' checks waiting (`crowded
-    /// --seeds 1`: PERCs 13 and 14 held for 4 s at a time by PERC 5's patches). Recordings
-    /// made before this setting existed read it as off.
+    /// touches all began inside the time window of another PERC that is searching too, and
+    /// not all inside its own (set down then, they are the other PERC's to check), and one
+    /// whose touches all began less than `timeWindow` ago while a linked PERC's field is off
+    /// (its field-on may be on its way). Before, a PERC on one touch among the crowd asked
+    /// light about newly set-down PERCs' triples and pairs, and its patches kept their own
+    /// checks waiting (`bench crowded --seeds 1`: PERC 7 tracked 5.2 s after its field-on,
+    /// now 0.25 s). Recordings made before this setting existed read it as off.
     public var otherWindowsFirst = true
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude

@@ -17,9 +17,10 @@ public struct SearchObservation: Sendable {
     /// One outside the guessed triple may be the PERC's own touch (it made fewer than three
     /// and the triple is fingers), so the guess must be light-checked.
     public var windowTraces: Set<TraceID> = []
-    /// All fitting triples (PERC lightOnly phase; PUC search).
+    /// All fitting triples (PERC lightOnly phase, less those of another PERC's time window,
+    /// `EngineConfig.otherWindowsFirst`; PUC search).
     public var triples: [Candidate] = []
-    /// Two-trace tuples (PERC lightOnly phase only).
+    /// Two-trace tuples (PERC lightOnly phase only; the same rule).
     public var tuples: [Candidate] = []
     /// Verifying phase: the PERC's verifying candidates refitted to the traces' current
     /// positions (those whose traces ended, were taken or no longer fit are left out).
