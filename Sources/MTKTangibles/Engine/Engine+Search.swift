@@ -415,28 +415,32 @@ extension Engine {
     private mutating func observeAll(_ i: Int, _ obs: inout SearchObservation, _ r: inout SearchRound, _ scene: inout FrameScene) {
         let id = slots[i].id
         let tol = slots[i].jitter.tolerance(config)
-        obs.triples = withAlternatives(triples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) && !ofAnotherWindow($0, i, at: scene.now) }, i, scene)
-        obs.tuples = tuples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) && !ofAnotherWindow($0, i, at: scene.now) }
+        let theirs = otherWindows(i, at: scene.now)
+        obs.triples = withAlternatives(triples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0) }, i, scene)
+        obs.tuples = tuples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0) }
         obs.loneTouches = loneTouches(i, &scene)
     }
 
-    /// Whether candidate `c`'s touches all began inside the time window of another PERC that
-    /// is searching on the surface, and not all inside PERC `i`'s own (`otherWindowsFirst`):
-    /// set down then, they are that PERC's markers (a pair of them may fit a side of `i`'s
-    /// pattern too) or fingers, not `i`'s. So are touches all younger than a time window
-    /// while a linked PERC has its field off: its field-on may be on its way (the markers
-    /// touch up to a window before it).
-    private func ofAnotherWindow(_ c: Candidate, _ i: Int, at now: Seconds) -> Bool {
-        guard config.otherWindowsFirst, let f = slots[i].perc?.fieldOnAt else { return false }
+    /// Whether a candidate's touches all began inside the time window of another PERC that is
+    /// searching on the surface, and not all inside PERC `i`'s own (`otherWindowsFirst`): set
+    /// down then, they are that PERC's markers (a pair of them may fit a side of `i`'s pattern
+    /// too) or fingers, not `i`'s. So are touches all younger than a time window while a
+    /// linked PERC has its field off: its field-on may be on its way (the markers touch up to
+    /// a window before it). The other PERCs are looked at once, not per candidate.
+    private func otherWindows(_ i: Int, at now: Seconds) -> (Candidate) -> Bool {
+        guard config.otherWindowsFirst, let f = slots[i].perc?.fieldOnAt else { return { _ in false } }
+        var fieldOns: [Seconds] = []
+        var linkedOff = false
+        for j in slots.indices where j != i {
+            guard let m = slots[j].perc else { continue }
+            if m.stateName == .inRange { linkedOff = true }
+            if m.stateName == .onSurface, let g = m.fieldOnAt { fieldOns.append(g) }
+        }
         let w = config.timeWindow
-        func inWindow(of g: Seconds) -> Bool { c.earliestBegin >= g - w && c.latestBegin <= g + w }
-        guard !inWindow(of: f) else { return false }
-        let young = c.earliestBegin > now - w
-        return slots.indices.contains { j in
-            guard j != i, let m = slots[j].perc else { return false }
-            if young && m.stateName == .inRange { return true }
-            guard m.stateName == .onSurface, let g = m.fieldOnAt else { return false }
-            return inWindow(of: g)
+        return { c in
+            func inWindow(of g: Seconds) -> Bool { c.earliestBegin >= g - w && c.latestBegin <= g + w }
+            guard !inWindow(of: f) else { return false }
+            return (linkedOff && c.earliestBegin > now - w) || fieldOns.contains(where: inWindow)
         }
     }
 
