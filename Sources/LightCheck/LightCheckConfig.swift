@@ -70,6 +70,14 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// once the engine dropped the true one. Recordings made before this setting existed
     /// read it as off.
     public var toldApartFromDeparted = true
+    /// A locate search that decided keeps its tangible's sensor quiet, as a calibration that
+    /// found the offset and a withdrawn check do: its patches go with it, and the sensor's
+    /// answer to that is no answer to the next check's first round. Before, a check asked
+    /// right after a locate (a placed PERC's second marker, a trial variant of the engine)
+    /// could take the sensor's fall back to the background, 33 ms later, for an answer to its
+    /// own probe (LocateScenarioTests). Recordings made before this setting existed read it
+    /// as off.
+    public var quietAfterLocate = true
 
     // MARK: Decisions
     /// Posterior a hypothesis needs to be confirmed.
@@ -153,6 +161,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         everyPatchEvidence = try v(.everyPatchEvidence, false)
         explainReach = try v(.explainReach, d.explainReach)
         toldApartFromDeparted = try v(.toldApartFromDeparted, false)
+        quietAfterLocate = try v(.quietAfterLocate, false)
         confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
         rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)
         priorNoneCorrect = try v(.priorNoneCorrect, d.priorNoneCorrect)

@@ -350,7 +350,9 @@ public struct LightCheckScheduler: Sendable {
                 guard let result = s.locateDecision() else { continue }
                 outcomes.append(VerificationOutcome(tangible: t, request: request, result: result, time: time))
                 decided[t, default: []].insert(request)
-                endSearch(t, at: time)
+                // As after a calibration: its patches go now, and the sensor may answer that
+                // (`quietAfterLocate`).
+                endSearch(t, at: time, patchesShown: config.quietAfterLocate && overlay.patches.contains { $0.tangible == t })
                 continue
             }
             guard let r = s.result(at: time, finished: false) else { continue }

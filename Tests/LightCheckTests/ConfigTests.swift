@@ -13,6 +13,7 @@ import Testing
         var expected = LightCheckConfig()
         expected.everyPatchEvidence = false
         expected.toldApartFromDeparted = false
+        expected.quietAfterLocate = false
         expected.locateMemory = 0
         expected.sensorClock = false
         #expect(try decode("{}") == expected)
