@@ -149,6 +149,33 @@ import LightCheck
         try staysPlacedOnlyWith(\.placedRivalsUnsearched, index: 678)
     }
 
+    /// Seed 7, case 5344: a standard PERC touching with marker 1 only, 0.38 s after its
+    /// field-on (HARDWARE-MODEL: 1% of marker touches come up to 400 ms late). Its time
+    /// window was over, no lone touch was left to search, and it was never found. With
+    /// `lateTouchReach` (0.4 s) a touch that began that late is searched once none inside the
+    /// window is left: the PERC is placed on it (its sensor is 18 mm from markers 0 and 1).
+    /// With the setting at 0, as a recording made before it reads it, no check is ever asked.
+    @Test("a PERC whose one touch came after its time window is still searched")
+    func aLateLoneTouchIsSearched() throws {
+        try lone(seed: 7, index: 5344, config: EngineConfig(), expect: .placed)
+        var off = EngineConfig()
+        off.lateTouchReach = 0
+        let c = placement(seed: 7, index: 5344)
+        var needs = 0
+        var last: TangibleReport?
+        let runner = try frames(of: c, config: off) { _, out in
+            needs += out.needs.filter { $0.tangible == c.tangible }.count
+            last = out.tangible(c.tangible)
+        }
+        let truth = runner.world.truth.placement(of: c.tangible)
+        // (The one marker touch began past the time window after the field-on's arrival.)
+        #expect(truth.map { t in t.markerOnsets.count == 1 && t.markerOnsets[0] - (t.fieldOnArrival ?? t.fieldOnAt) > 0.3 } ?? false)
+        #expect(needs == 0)
+        #expect(last?.state == .onSurface)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(old.lateTouchReach == 0 && EngineConfig().lateTouchReach == 0.4)
+    }
+
     /// Seed 1 case `index` ends `placed` with the setting `rule` on (the default) and
     /// `onSurface` with it off; a recording made before the setting existed reads it as off.
     func staysPlacedOnlyWith(_ rule: WritableKeyPath<EngineConfig, Bool>, index: Int) throws {
@@ -160,8 +187,8 @@ import LightCheck
         #expect(!old[keyPath: rule] && EngineConfig()[keyPath: rule])
     }
 
-    func lone(index: Int = 36, config: EngineConfig, expect: TangibleStateName) throws {
-        let c = placement(seed: 1, index: index)
+    func lone(seed: UInt64 = 1, index: Int = 36, config: EngineConfig, expect: TangibleStateName) throws {
+        let c = placement(seed: seed, index: index)
         var ambiguous = 0, located = 0
         var last: TangibleReport?
         let runner = try frames(of: c, config: config) { _, out in

@@ -231,16 +231,22 @@ extension Engine {
         return out
     }
 
-    /// The free touches lying still that began inside PERC `i`'s time window, nearest its
-    /// field-on first (at most `maxLoneTouches`): one may be its only marker touch. Only
-    /// while light can check, no triple or pair fits, and the PERC is searching.
+    /// The free touches lying still that began inside PERC `i`'s time window, or later up to
+    /// `lateTouchReach` after its field-on, nearest its field-on first (at most
+    /// `maxLoneTouches`): one may be its only marker touch. Only while light can check, no
+    /// triple or pair fits, and the PERC is searching. A late one is left, as a late
+    /// candidate is (`otherWindowsFirst`), when it began inside another searching PERC's
+    /// window, or less than a window ago while a linked PERC's field is off.
     private mutating func loneTouches(_ i: Int, _ scene: inout FrameScene) -> [LoneTouch] {
         guard config.locateLoneTouches, canCheck(i), config.maxLoneTouches > 0,
               slots[i].perc?.stateName == .onSurface, let f = slots[i].perc?.fieldOnAt else { return [] }
         var out: [LoneTouch] = []
-        for k in scene.ids.indices where scene.alive[k] && !scene.blocked[k] && scene.holder[k] == nil
-            && abs(scene.began[k] - f) <= config.timeWindow {
-            guard scene.isStationary(k, table: table) else { continue }
+        let w = config.timeWindow, late = max(w, config.lateTouchReach)
+        let theirs = late > w ? otherWindows(i, at: scene.now) : { _, _ in false }
+        for k in scene.ids.indices where scene.alive[k] && !scene.blocked[k] && scene.holder[k] == nil {
+            let d = scene.began[k] - f
+            guard d >= -w && d <= late, scene.isStationary(k, table: table) else { continue }
+            if d > w, theirs(scene.began[k], scene.began[k]) { continue }
             out.append(LoneTouch(trace: scene.ids[k], position: table.windowMean(scene.ids[k], at: scene.now)?.position ?? scene.positions[k],
                                  began: scene.began[k],
                                  origin: scene.origins[scene.originIndex[k]]))
@@ -416,8 +422,10 @@ extension Engine {
         let id = slots[i].id
         let tol = slots[i].jitter.tolerance(config)
         let theirs = otherWindows(i, at: scene.now)
-        obs.triples = withAlternatives(triples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0) }, i, scene)
-        obs.tuples = tuples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0) }
+        obs.triples = withAlternatives(triples(i, &r, &scene).filter {
+            Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0.earliestBegin, $0.latestBegin)
+        }, i, scene)
+        obs.tuples = tuples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0.earliestBegin, $0.latestBegin) }
         obs.loneTouches = loneTouches(i, &scene)
     }
 
@@ -427,8 +435,9 @@ extension Engine {
     /// too) or fingers, not `i`'s. So are touches all younger than a time window while a
     /// linked PERC has its field off: its field-on may be on its way (the markers touch up to
     /// a window before it). The other PERCs are looked at once, not per candidate.
-    private func otherWindows(_ i: Int, at now: Seconds) -> (Candidate) -> Bool {
-        guard config.otherWindowsFirst, let f = slots[i].perc?.fieldOnAt else { return { _ in false } }
+    /// (The test takes when a candidate's touches began: the earliest and the latest.)
+    private func otherWindows(_ i: Int, at now: Seconds) -> (Seconds, Seconds) -> Bool {
+        guard config.otherWindowsFirst, let f = slots[i].perc?.fieldOnAt else { return { _, _ in false } }
         var fieldOns: [Seconds] = []
         var linkedOff = false
         for j in slots.indices where j != i {
@@ -437,10 +446,10 @@ extension Engine {
             if m.stateName == .onSurface, let g = m.fieldOnAt { fieldOns.append(g) }
         }
         let w = config.timeWindow
-        return { c in
-            func inWindow(of g: Seconds) -> Bool { c.earliestBegin >= g - w && c.latestBegin <= g + w }
+        return { earliest, latest in
+            func inWindow(of g: Seconds) -> Bool { earliest >= g - w && latest <= g + w }
             guard !inWindow(of: f) else { return false }
-            return (linkedOff && c.earliestBegin > now - w) || fieldOns.contains(where: inWindow)
+            return (linkedOff && earliest > now - w) || fieldOns.contains(where: inWindow)
         }
     }
 

@@ -163,6 +163,15 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// checks waiting (`bench crowded --seeds 1`: PERC 7 tracked 5.2 s after its field-on,
     /// now 0.25 s). Recordings made before this setting existed read it as off.
     public var otherWindowsFirst = true
+    /// How long after its field-on a searching PERC's only marker touch may have begun: a
+    /// lone touch that began this late (past `timeWindow`) is searched for its sensor too,
+    /// once no lone touch inside the window is left (docs/recognition.md, "A marker touch
+    /// after the window").
+    /// HARDWARE-MODEL: 99% of marker touches come within ±150 ms of the field-on, the rest up
+    /// to 400 ms late; a PERC whose one touch came after its window was never found
+    /// (`bench accuracy --seed 7`: 6 of its 41 misses, e.g. case 5344, touch 0.38 s late).
+    /// Recordings made before this setting existed read it as 0 (the window only).
+    public var lateTouchReach: Seconds = 0.4
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 
@@ -213,5 +222,6 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         awaitUnannounced = try v(.awaitUnannounced, false)
         hypothesesOnce = try v(.hypothesesOnce, false)
         otherWindowsFirst = try v(.otherWindowsFirst, false)
+        lateTouchReach = try v(.lateTouchReach, 0)
     }
 }

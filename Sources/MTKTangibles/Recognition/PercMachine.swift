@@ -621,6 +621,11 @@ public struct PercMachine: Sendable {
     /// (some may end); it is withdrawn when none is left.
     private mutating func locate(_ lone: [LoneTouch], into s: inout Search, _ time: Seconds, _ out: inout [Action]) {
         var touches = lone.filter { s.rejected[[$0.trace]] == nil }
+        // Touches that began after the time window (`lateTouchReach`) only once none inside
+        // it is left: one late marker touch is rare, and each touch joining a running locate
+        // starts it again.
+        func late(_ t: LoneTouch) -> Bool { t.began - s.fieldOnAt > config.timeWindow }
+        if touches.contains(where: { !late($0) }) { touches.removeAll(where: late) }
         if config.rejectedTriplesLast {
             let inRejected = rejectedTripleTraces(s)
             touches = Array((touches.filter { !inRejected.contains($0.trace) } + touches.filter { inRejected.contains($0.trace) })

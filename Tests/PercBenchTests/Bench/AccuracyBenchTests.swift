@@ -85,6 +85,17 @@ import PercTestSupport
         #expect(run.stdout.contains("case 99: correct"), "\(run.stdout)")
     }
 
+    /// Seed 7 case 5344: the PERC's one marker touch began 0.38 s after its field-on, past its
+    /// time window; it is searched all the same (`lateTouchReach`) and the PERC is placed on
+    /// it, where before no check was asked and it was missed.
+    @Test func aLoneTouchPastTheWindowIsSearched() throws {
+        let run = try CLI.run(["bench", "accuracy", "--seed", "7", "--show", "5344"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("kind: MTKTangibles.VerificationNeed.Kind.locate"), "\(run.stdout)")
+        #expect(run.stdout.contains("tracesAssigned([2], reason: MTKTangibles.TransitionReason.placedUnresolved)"), "\(run.stdout)")
+        #expect(run.stdout.contains("case 5344: unresolved"), "\(run.stdout)")
+    }
+
     /// The summary's latency table by pattern and marker touches names every class it saw.
     @Test func theSummaryBreaksLatencyDownByPattern() throws {
         let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--cases", "60"])
