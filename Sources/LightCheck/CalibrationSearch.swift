@@ -161,6 +161,13 @@ struct CalibrationSearch: Sendable {
         }
     }
 
+    /// A flip that may answer patches gone before this round (`LightCheckConfig.locateInQuiet`):
+    /// the round is void and counts for nothing; the next one starts from the new colour.
+    mutating func void() {
+        round = nil
+        lastRoundAnswered = false
+    }
+
     /// A late answer: the silent round before no longer counts (see `VerificationCheck`).
     private mutating func takeBack(_ late: (verdict: VerificationCheck.FlipVerdict, before: BeforeSilence?)) -> VerificationCheck.FlipVerdict {
         if let b = late.before { weights = b.weights; none = b.none; evidence = b.evidence; rounds = b.rounds }

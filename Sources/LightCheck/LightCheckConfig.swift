@@ -78,6 +78,14 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// own probe (LocateScenarioTests). Recordings made before this setting existed read it
     /// as off.
     public var quietAfterLocate = true
+    /// A locate search's rounds start while its tangible is quiet after an earlier check (its
+    /// patches just went), as an identify check's do: a flip in the quiet voids the round,
+    /// and the next one starts from the sensor's new colour. Before, the locate's first disc
+    /// waited out the quiet (one presentation delay and one deadline, ~110 ms) after the
+    /// identify check that came before it (`bench accuracy --seed 7 --show 541`: asked at
+    /// 1.258 s, first disc at 1.367 s). Recordings made before this setting existed read it
+    /// as off.
+    public var locateInQuiet = true
 
     // MARK: Decisions
     /// Posterior a hypothesis needs to be confirmed.
@@ -162,6 +170,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         explainReach = try v(.explainReach, d.explainReach)
         toldApartFromDeparted = try v(.toldApartFromDeparted, false)
         quietAfterLocate = try v(.quietAfterLocate, false)
+        locateInQuiet = try v(.locateInQuiet, false)
         confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
         rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)
         priorNoneCorrect = try v(.priorNoneCorrect, d.priorNoneCorrect)

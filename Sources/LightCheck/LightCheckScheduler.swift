@@ -275,7 +275,11 @@ public struct LightCheckScheduler: Sendable {
             colours[t] = colour
             guard previous != colour else { return }
             let verdict: VerificationCheck.FlipVerdict
-            if searches[t] != nil {
+            if searches[t] != nil, config.locateInQuiet, searches[t]!.isLocate, (changedAt ?? time) < quietUntil[t] ?? -.infinity {
+                // As for a check (below): likely the sensor following the patches before.
+                searches[t]!.void()
+                verdict = .spontaneous
+            } else if searches[t] != nil {
                 verdict = searches[t]!.flip(at: time, changedAt: changedAt, config: config)
             } else if tests[t] != nil {
                 verdict = .primed  // the test's answer, judged by whoever asked for the patches
@@ -444,8 +448,8 @@ public struct LightCheckScheduler: Sendable {
             if searches[t] != nil {
                 if checks[t]?.currentRound != nil { checks[t]?.hold(.sensorBusy) }
                 // A locate search is the engine's, not the user's: its discs wait for other
-                // tangibles' patches and candidates to be out of the way, and for its own
-                // sensor to be done with an earlier check's patches.
+                // tangibles' patches and candidates to be out of the way (and, without
+                // `locateInQuiet`, for its own sensor to be done with an earlier check's patches).
                 if searches[t]!.isLocate, !locateRoundMayStart(t, placed: others, reserved: reserved, at: time) { continue }
                 startCalibrationRound(t, at: time)
                 patches[t] = calibrationPatches(t)
@@ -720,7 +724,7 @@ public struct LightCheckScheduler: Sendable {
     }
 
     private func locateRoundMayStart(_ t: TangibleID, placed: [Patch], reserved: [TangibleID], at time: Seconds) -> Bool {
-        guard let search = searches[t], time >= quietUntil[t] ?? -.infinity else { return false }
+        guard let search = searches[t], config.locateInQuiet || time >= quietUntil[t] ?? -.infinity else { return false }
         let guarded = guardedPositions(except: t, reserved: reserved)
         return search.decoys.allSatisfy { d in
             let c = search.frame.apply(d.center)

@@ -14,6 +14,7 @@ import Testing
         expected.everyPatchEvidence = false
         expected.toldApartFromDeparted = false
         expected.quietAfterLocate = false
+        expected.locateInQuiet = false
         expected.locateMemory = 0
         expected.sensorClock = false
         #expect(try decode("{}") == expected)

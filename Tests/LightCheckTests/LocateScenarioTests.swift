@@ -249,6 +249,49 @@ import LightCheckRig
         #expect(!old.quietAfterLocate && LightCheckConfig().quietAfterLocate)
     }
 
+    /// A locate asked while its PERC's sensor is quiet after another check's patches went (the
+    /// engine's identify check of a finger triangle, ended or withdrawn) starts its rounds at
+    /// once (`locateInQuiet`); a flip in the quiet voids its round, as it does a check's.
+    /// Before, its discs waited the quiet out. Eight placements, a one-hypothesis check 100 mm
+    /// off withdrawn while its round shows and a locate asked in the same frame: each is
+    /// located with its own marker on the touch either way, and all eight together sooner.
+    @Test func aLocateAfterACheckDoesNotWaitOutTheQuiet() throws {
+        func run(seed: UInt64, inQuiet: Bool) -> (outcome: VerificationOutcome?, asked: Seconds) {
+            var world = SimWorld(seed: seed)
+            world.add(TangibleDefinition.standardPerc(id: 1, name: "perc"))
+            world.place(1, at: Pose(position: Vec2(300, 250), angle: 0.7))
+            var config = LightCheckConfig()
+            config.locateInQuiet = inQuiet
+            let identify = RigCheck(tangible: 1, request: 6, kind: .identify, relativePoses: [Pose(position: Vec2(100, 0), angle: 0)],
+                                    trueIndex: nil, from: 0.5, hypothesisTraces: [[20, 21, 22]])
+            var rig = LightCheckRig(world: world, planner: LightCheckScheduler(config: config), checks: [identify])
+            rig.run(until: 0.75)
+            rig.withdrawn.insert(6)
+            let asked = rig.now
+            rig.checks.append(RigCheck(tangible: 1, request: 7, kind: .locate, relativePoses: Self.poses(touching: 2), trueIndex: 360,
+                                       from: asked))
+            while rig.outcome(of: 7) == nil && rig.now < asked + 6 { rig.step() }
+            return (rig.outcome(of: 7), asked)
+        }
+        var took: [Bool: Seconds] = [true: 0, false: 0]
+        for inQuiet in [true, false] {
+            for seed in 1...8 as ClosedRange<UInt64> {
+                let r = run(seed: seed, inQuiet: inQuiet)
+                guard let o = r.outcome, case .confirmed(let h) = o.result else {
+                    Issue.record("inQuiet \(inQuiet), seed \(seed): \(String(describing: r.outcome))")
+                    continue
+                }
+                #expect(h / 180 == 2, "inQuiet \(inQuiet), seed \(seed): marker \(h / 180) put on the touch")
+                took[inQuiet, default: 0] += o.time - r.asked
+            }
+        }
+        print(String(format: "locate right after a check: eight placements located in %.2f s starting in the quiet, %.2f s waiting it out",
+                     took[true]!, took[false]!))
+        #expect(took[true]! < took[false]!)
+        let old = try JSONDecoder().decode(LightCheckConfig.self, from: Data("{\"patchRadius\": 4}".utf8))
+        #expect(!old.locateInQuiet && LightCheckConfig().locateInQuiet)
+    }
+
     /// A replay is one frame's work: over the largest locate a config allows (8 touches,
     /// 0.5° steps: 17,280 poses) plus 8 earlier touches' positions, 48 rounds with 16 discs
     /// each would be 26 million distances. Only the newest rounds that fit
