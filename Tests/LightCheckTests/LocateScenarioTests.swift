@@ -110,6 +110,28 @@ import LightCheckRig
         }
     }
 
+    /// For each setting in `settings`, the time its placements (`seeds`) took to be located
+    /// in all, from when the locate was asked; each must be confirmed with marker 2 (the true
+    /// one, hypotheses 360–539) on the touch. `run` plays one and returns its outcome and when
+    /// the locate was asked.
+    static func timeToLocate<K: Hashable>(_ settings: [K], seeds: ClosedRange<UInt64>,
+                                          _ run: (UInt64, K) -> (outcome: VerificationOutcome?, asked: Seconds)) -> [K: Seconds] {
+        var took: [K: Seconds] = [:]
+        for setting in settings {
+            took[setting] = 0
+            for seed in seeds {
+                let r = run(seed, setting)
+                guard let o = r.outcome, case .confirmed(let h) = o.result else {
+                    Issue.record("\(setting), seed \(seed): \(String(describing: r.outcome))")
+                    continue
+                }
+                #expect(h / 180 == 2, "\(setting), seed \(seed): hypothesis \(h) (marker \(h / 180) on the touch, or another touch's)")
+                took[setting]! += o.time - r.asked
+            }
+        }
+        return took
+    }
+
     /// A locate around the PERC's marker 2 touch (trace 10), and around `alsoAround`'s touches
     /// (trace 12), runs from 0.5 s until `firstEnds` (then it is withdrawn) or until it is
     /// decided; a second locate (request 8) is asked at once with `second`'s poses. Returns
@@ -151,18 +173,10 @@ import LightCheckRig
     @Test func aLocateAskedAgainGoesOnFromItsRounds() {
         let markers = TangibleDefinition.standardPerc(id: 1, name: "perc").markers
         let second = Self.poses(around: markers[2]).map { ($0, UInt64(10)) } + Self.poses(around: Vec2(-60, 40)).map { ($0, UInt64(11)) }
-        var took: [Seconds: Seconds] = [0: 0, 2: 0]
-        for memory in [0.0, 2.0] {
-            for seed in 1...6 as ClosedRange<UInt64> {
-                let r = restarted(seed: seed, memory: memory, firstEnds: 1.1, second: second, trueIndex: 360)
-                #expect(r.first == nil, "seed \(seed): the first locate decided before it was withdrawn")
-                guard let o = r.second, case .confirmed(let h) = o.result else {
-                    Issue.record("memory \(memory), seed \(seed): \(String(describing: r.second))")
-                    continue
-                }
-                #expect(h / 180 == 2, "memory \(memory), seed \(seed): hypothesis \(h) (marker \(h / 180) on the touch, or the finger's)")
-                took[memory, default: 0] += o.time - r.asked
-            }
+        let took = Self.timeToLocate([0.0, 2.0], seeds: 1...6) { seed, memory in
+            let r = restarted(seed: seed, memory: memory, firstEnds: 1.1, second: second, trueIndex: 360)
+            #expect(r.first == nil, "seed \(seed): the first locate decided before it was withdrawn")
+            return (r.second, r.asked)
         }
         print(String(format: "locate asked again: six placements decided in %.2f s from nothing, %.2f s going on from the rounds",
                      took[0]!, took[2]!))
@@ -273,18 +287,7 @@ import LightCheckRig
             while rig.outcome(of: 7) == nil && rig.now < asked + 6 { rig.step() }
             return (rig.outcome(of: 7), asked)
         }
-        var took: [Bool: Seconds] = [true: 0, false: 0]
-        for inQuiet in [true, false] {
-            for seed in 1...8 as ClosedRange<UInt64> {
-                let r = run(seed: seed, inQuiet: inQuiet)
-                guard let o = r.outcome, case .confirmed(let h) = o.result else {
-                    Issue.record("inQuiet \(inQuiet), seed \(seed): \(String(describing: r.outcome))")
-                    continue
-                }
-                #expect(h / 180 == 2, "inQuiet \(inQuiet), seed \(seed): marker \(h / 180) put on the touch")
-                took[inQuiet, default: 0] += o.time - r.asked
-            }
-        }
+        let took = Self.timeToLocate([true, false], seeds: 1...8) { seed, inQuiet in run(seed: seed, inQuiet: inQuiet) }
         print(String(format: "locate right after a check: eight placements located in %.2f s starting in the quiet, %.2f s waiting it out",
                      took[true]!, took[false]!))
         #expect(took[true]! < took[false]!)

@@ -89,11 +89,9 @@ import PercTestSupport
     /// time window; it is searched all the same (`lateTouchReach`) and the PERC is placed on
     /// it, where before no check was asked and it was missed.
     @Test func aLoneTouchPastTheWindowIsSearched() throws {
-        let run = try CLI.run(["bench", "accuracy", "--seed", "7", "--show", "5344"])
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("kind: MTKTangibles.VerificationNeed.Kind.locate"), "\(run.stdout)")
-        #expect(run.stdout.contains("tracesAssigned([2], reason: MTKTangibles.TransitionReason.placedUnresolved)"), "\(run.stdout)")
-        #expect(run.stdout.contains("case 5344: unresolved"), "\(run.stdout)")
+        try expectShown(seed: 7, index: 5344, ["kind: MTKTangibles.VerificationNeed.Kind.locate",
+                                               "tracesAssigned([2], reason: MTKTangibles.TransitionReason.placedUnresolved)",
+                                               "case 5344: unresolved"])
     }
 
     /// The summary's latency table by pattern and marker touches names every class it saw.
@@ -149,11 +147,14 @@ import PercTestSupport
     /// printed once, as its touches with their pose counts; light finds the sensor and the
     /// PERC is tracked `located`, every marker within 5 mm.
     @Test func aOneTouchPlacementIsLocated() throws {
-        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "104"])
+        try expectShown(seed: 1, index: 104, ["locate [2]×540", "reason: MTKTangibles.TransitionReason.located", "case 104: correct"])
+    }
+
+    /// `bench accuracy --seed S --show N` succeeds and prints each of `lines`.
+    func expectShown(seed: Int, index: Int, _ lines: [String]) throws {
+        let run = try CLI.run(["bench", "accuracy", "--seed", "\(seed)", "--show", "\(index)"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("locate [2]×540"), "\(run.stdout)")
-        #expect(run.stdout.contains("reason: MTKTangibles.TransitionReason.located"), "\(run.stdout)")
-        #expect(run.stdout.contains("case 104: correct"), "\(run.stdout)")
+        for line in lines { #expect(run.stdout.contains(line), "\(line): \(run.stdout)") }
     }
 
     /// Seed 1, case 187: a finger triangle in the PERC's pattern lay there first and was the
