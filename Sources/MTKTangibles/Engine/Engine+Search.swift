@@ -98,6 +98,11 @@ extension Engine {
         for c in candidates {
             if offered.contains(where: { $0.traces == c.traces }) { continue }
             let ways = c.isTuple ? [c] : turns(of: c, i, scene, keeping: checked)
+            // Its likeliest way may be on offer already, as an earlier candidate's way
+            // (`hypothesesOnce`; `bench accuracy --seed 1 --show 99`: a verifying triple's
+            // turn within `minHypothesisSeparation` of the first triple's was left out, and
+            // its own likeliest way was the first triple: the check held it twice).
+            if config.hypothesesOnce, offered.contains(where: { $0.traces == ways[0].traces }) { continue }
             offered.append(ways[0])
             var others: [Candidate] = []
             if let offset {

@@ -152,7 +152,10 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// check then had two hypotheses at one sensor position, which light cannot tell apart,
     /// and it ended inconclusive once they held the weight, to start again without its
     /// answers (`bench accuracy` seed 1 case 99: twice, recognised 0.47 s after the field-on
-    /// instead of 0.29 s). Recordings made before this setting existed read it as off.
+    /// instead of 0.29 s). The twin came from the turn groups: a candidate whose likeliest
+    /// way was an earlier candidate's way led its group with it; such a candidate is now not
+    /// offered again, and the request keeps the best of each assignment. Recordings made
+    /// before this setting existed read it as off.
     public var hypothesesOnce = true
     /// A PERC searching after its time window (`lightOnly`) leaves a triple or pair whose
     /// touches all began inside the time window of another PERC that is searching too, and
