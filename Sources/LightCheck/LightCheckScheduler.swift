@@ -275,17 +275,18 @@ public struct LightCheckScheduler: Sendable {
             colours[t] = colour
             guard previous != colour else { return }
             let verdict: VerificationCheck.FlipVerdict
-            if searches[t] != nil, config.locateInQuiet, searches[t]!.isLocate, (changedAt ?? time) < quietUntil[t] ?? -.infinity {
-                // As for a check (below): likely the sensor following the patches before.
+            // Likely the sensor following the patches of the check before (or their removal).
+            let inQuiet = (changedAt ?? time) < quietUntil[t] ?? -.infinity
+            if searches[t] != nil, config.locateInQuiet, searches[t]!.isLocate, inQuiet {
+                // As for a check (below).
                 searches[t]!.void()
                 verdict = .spontaneous
             } else if searches[t] != nil {
                 verdict = searches[t]!.flip(at: time, changedAt: changedAt, config: config)
             } else if tests[t] != nil {
                 verdict = .primed  // the test's answer, judged by whoever asked for the patches
-            } else if checks[t] != nil, (changedAt ?? time) < quietUntil[t] ?? -.infinity {
-                // Likely the sensor following the patches of the check before (or their
-                // removal): the round is void, the next one starts from the new colour.
+            } else if checks[t] != nil, inQuiet {
+                // The round is void, the next one starts from the new colour.
                 checks[t]!.void()
                 verdict = .spontaneous
             } else if checks[t] != nil {
