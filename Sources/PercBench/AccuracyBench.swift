@@ -490,14 +490,15 @@ struct AccuracyBench: ParsableCommand {
         }
     }
 
-    /// `--show`: one frame of the scored PERC (its light flips, the overlay while it has a
-    /// patch, its events and needs; a locate need once, as its touches with their pose counts).
+    /// `--show`: one frame of the scored PERC (its light flips, the overlay while any patch
+    /// shows, its events and needs; a locate need once, as its touches with their pose
+    /// counts), and another PERC's state changes, checks and traces, marked `[PERC n]`.
     private func printFrame(_ frame: Frame, _ out: EngineOutput, planner: some LightCheckPlanning, world: SimWorld, id: TangibleID,
                             shownLocates: inout Set<UInt64>) {
         for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
             print(String(format: "%.3f light %d", frame.time, e.value))
         }
-        if let scheduler = planner as? LightCheckScheduler, scheduler.overlay.patches.contains(where: { $0.tangible == id }) {
+        if let scheduler = planner as? LightCheckScheduler, !scheduler.overlay.patches.isEmpty {
             let sensor = world.trueSensorPosition(of: id)
             let ps = scheduler.overlay.patches.map { p in
                 "\(p.tangible):\(p.purpose):\(p.colour):" + (sensor.map { String(format: "%.0fmm", p.center.distance(to: $0)) } ?? "-")
@@ -505,6 +506,14 @@ struct AccuracyBench: ParsableCommand {
             print(String(format: "%.3f overlay %d ", frame.time, Int(scheduler.overlay.id)) + ps.joined(separator: " "))
         }
         for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
+        // Another PERC of the case: its state changes and the traces it takes, marked with its id.
+        for e in out.events where e.tangible != id {
+            switch e.event {
+            case .transition, .tracesAssigned, .checkRequested, .checkAnswered:
+                print(String(format: "%.3f [PERC %d] ", e.time, e.tangible) + "\(e.event)")
+            default: break
+            }
+        }
         for n in out.needs where n.tangible == id && (n.kind != .locate || shownLocates.insert(n.request).inserted) {
             // A locate need's poses share their touch: one line per touch. An identify need's
             // hypotheses: traces on markers, id, sensor position.
