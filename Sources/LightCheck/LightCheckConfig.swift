@@ -86,13 +86,6 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// 1.258 s, first disc at 1.367 s). Recordings made before this setting existed read it
     /// as off.
     public var locateInQuiet = true
-    /// Checks that wait for another tangible's round take their turn oldest first (by when
-    /// each check began), not by tangible id. Two PERCs of one pattern set down together hold
-    /// each other's places; by id, the lower one's rounds followed each other while the
-    /// other, which had been checking first, waited for each round's echo to pass
-    /// (`bench accuracy --seed 2 --show 439`: PERC 2 held 1.4 s while PERC 1 probed PERC 2's
-    /// place). Recordings made before this setting existed read it as off.
-    public var olderCheckFirst = true
 
     // MARK: Decisions
     /// Posterior a hypothesis needs to be confirmed.
@@ -178,7 +171,6 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         toldApartFromDeparted = try v(.toldApartFromDeparted, false)
         quietAfterLocate = try v(.quietAfterLocate, false)
         locateInQuiet = try v(.locateInQuiet, false)
-        olderCheckFirst = try v(.olderCheckFirst, false)
         confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
         rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)
         priorNoneCorrect = try v(.priorNoneCorrect, d.priorNoneCorrect)

@@ -442,10 +442,7 @@ public struct LightCheckScheduler: Sendable {
         // round go first, so two PERCs with shared candidates take turns; one that still has
         // to wait reserves its candidates against the rounds started after it in this frame
         // (else a tangible whose rounds follow each other could starve it).
-        var waited = tangibles.filter { checks[$0]?.state == .holding(.sensorBusy) }
-        if config.olderCheckFirst {
-            waited.sort { (checks[$0]!.startedAt, $0) < (checks[$1]!.startedAt, $1) }
-        }
+        let waited = tangibles.filter { checks[$0]?.state == .holding(.sensorBusy) }
         var reserved: [TangibleID] = []
         for t in waited + tangibles.filter({ !waited.contains($0) }) where patches[t] == nil {
             let others = patches.values.flatMap { $0 }

@@ -15,7 +15,6 @@ import Testing
         expected.toldApartFromDeparted = false
         expected.quietAfterLocate = false
         expected.locateInQuiet = false
-        expected.olderCheckFirst = false
         expected.locateMemory = 0
         expected.sensorClock = false
         #expect(try decode("{}") == expected)
