@@ -59,7 +59,7 @@ struct AccuracyBench: ParsableCommand {
     @Flag(help: "Let fingers land and slide under a PERC's footprint and off the surface, as the cases did before 2026-11-28 (no real finger does; the same seed gives the same PERCs either way): for comparing with older figures.")
     var fingersAnywhere = false
 
-    @Option(help: "Play only the case with this index and print PERC 1's events against the truth, and where each finger touched (from its centre and its nearest marker).")
+    @Option(help: "Play only the case with this index and print PERC 1's events against the truth, the overlay while any patch shows, another PERC's state changes and checks (marked [PERC 2]), and where each finger touched (from its centre and its nearest marker).")
     var show: Int?
 
     func validate() throws {

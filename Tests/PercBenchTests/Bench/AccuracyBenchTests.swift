@@ -94,6 +94,16 @@ import PercTestSupport
                                                "case 5344: unresolved"])
     }
 
+    /// `--show` prints the other PERC of the case too, each line marked `[PERC 2]`, and the
+    /// overlay while any patch shows. Seed 2 case 439: PERC 2, set down first, is confirmed on
+    /// its triple only at 2.225 s, while PERC 1's check probed PERC 2's place (docs/recognition.md,
+    /// "Two checks on one place: who goes first"); the overlay shows PERC 2's patches (`2:`).
+    @Test func showPrintsTheOtherPerc() throws {
+        try expectShown(seed: 2, index: 439, ["0.558 [PERC 2] transition(from: MTKTangibles.TangibleStateName.inRange, to: MTKTangibles.TangibleStateName.onSurface, reason: MTKTangibles.TransitionReason.fieldOn)",
+                                              "2.225 [PERC 2] tracesAssigned([4, 2, 1], reason: MTKTangibles.TransitionReason.lightConfirmed)",
+                                              " 2:probe:", "case 439: missed"])
+    }
+
     /// The summary's latency table by pattern and marker touches names every class it saw.
     @Test func theSummaryBreaksLatencyDownByPattern() throws {
         let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--cases", "60"])
