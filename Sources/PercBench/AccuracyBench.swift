@@ -505,11 +505,12 @@ struct AccuracyBench: ParsableCommand {
             }
             print(String(format: "%.3f overlay %d ", frame.time, Int(scheduler.overlay.id)) + ps.joined(separator: " "))
         }
-        for e in out.events where e.tangible == id { print(String(format: "%.3f ", e.time) + "\(e.event)") }
-        // Another PERC of the case: its state changes and the traces it takes, marked with its id.
-        for e in out.events where e.tangible != id {
-            switch e.event {
-            case .transition, .tracesAssigned, .checkRequested, .checkAnswered:
+        // Every event of the scored PERC; of another PERC of the case, its state changes, checks
+        // and the traces it takes, marked with its id.
+        for e in out.events {
+            switch (e.tangible == id, e.event) {
+            case (true, _): print(String(format: "%.3f ", e.time) + "\(e.event)")
+            case (false, .transition), (false, .tracesAssigned), (false, .checkRequested), (false, .checkAnswered):
                 print(String(format: "%.3f [PERC %d] ", e.time, e.tangible) + "\(e.event)")
             default: break
             }
