@@ -19,12 +19,6 @@ struct BenchFrameReceipts: Sendable {
         receipts.append(received)
     }
 
-    /// Whether a frame with a time in [from, before) was received.
-    func anyFrame(from: Seconds, before: Seconds) -> Bool {
-        let i = firstIndex(atOrAfter: from)
-        return i < times.count && times[i] < before
-    }
-
     /// Receive time of the first frame whose time is at or after `tick`: the first frame that
     /// carries what that tick's frame took (a latest-wins app may miss the tick's own frame).
     func firstReceipt(atOrAfter tick: Seconds) -> Seconds? {

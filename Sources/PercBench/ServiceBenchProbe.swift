@@ -23,24 +23,24 @@ struct BenchTouchLatency: Sendable {
     var moves = 0
     var notSeenInTUIO = 0
     var notSeenByApp = 0
-    /// evdev moves that no output showed because the next move was read before any frame
-    /// (umockdev's script player, late under load, wrote both within one frame): a frame
-    /// shows the latest position, so they are not lost. Not in `moves`.
+    /// evdev moves that no output showed because serve cut them into one frame with the next
+    /// move (umockdev's script player, late under load, wrote both within one frame, or the
+    /// read raced a tick): a frame shows the latest position, so they are not lost. Not in
+    /// `moves`.
     var superseded = 0
 
     /// Where the probe finger is after its `n`th move: 1 mm steps along a line below the
     /// fingers and the PERCs (BenchLayout), so each move is a position no other contact has.
     static func position(_ n: Int) -> Vec2 { Vec2(100 + Double(n % 300), 520) }
 
-    /// `supersededBy`: the next move's read (serve's clock), for a move read by serve; the
-    /// move counts as superseded when an output missed it, the next move showed, and no frame
-    /// reached the app with a time in between the two reads.
+    /// `supersededBy`: the next move's position, when serve's recording put that move into the
+    /// same frame as this one; the move counts as superseded when an output missed it and both
+    /// outputs showed that next move.
     mutating func add(since start: Seconds, position: Vec2, watcher: BenchTUIOWatcher, app: BenchWSProbeApp,
-                      supersededBy next: (read: Seconds, position: Vec2)? = nil) {
+                      supersededBy next: Vec2? = nil) {
         let tuio = watcher.probeSeen(after: start, at: position), shown = app.probeSeen(after: start, at: position)
-        if tuio == nil || shown == nil, let next, next.read > start,
-           watcher.probeSeen(after: start, at: next.position) != nil, app.probeSeen(after: start, at: next.position) != nil,
-           !app.frameReceipts.anyFrame(from: start, before: next.read) {
+        if tuio == nil || shown == nil, let next,
+           watcher.probeSeen(after: start, at: next) != nil, app.probeSeen(after: start, at: next) != nil {
             superseded += 1
             return
         }
@@ -221,15 +221,24 @@ enum BenchEvdevProbe {
         return try UmockdevTouchscreen(name: "PercBridge Bench Panel", axes: axes, frames: frames)
     }
 
-    /// The evdev contacts serve recorded between `from` and `to` (arrival, position).
-    static func recordedContacts(path: String, from: Seconds, to: Seconds) throws -> [(arrival: Seconds, position: Vec2)] {
+    /// The evdev contacts serve recorded between `from` and `to`: arrival, position, and the
+    /// frame they were cut into (the number of frames recorded before them: serve records
+    /// inputs and frames in the order its frame clock takes them, under one lock).
+    static func recordedContacts(path: String, from: Seconds, to: Seconds) throws
+        -> [(arrival: Seconds, position: Vec2, frame: Int)] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let decoder = JSONDecoder()
-        var out: [(Seconds, Vec2)] = []
-        for line in text.split(separator: "\n") where line.hasPrefix("{\"contact\":") {
-            guard case .contact(let u)? = try? decoder.decode(RecordEntry.self, from: Data(line.utf8)),
+        var out: [(Seconds, Vec2, Int)] = []
+        var frames = 0
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("{\"kind\":\"frame\"") || line.hasPrefix("{\"drawing\":false,\"kind\":\"frame\"") {
+                frames += 1
+                continue
+            }
+            guard line.hasPrefix("{\"contact\":"),
+                  case .contact(let u)? = try? decoder.decode(RecordEntry.self, from: Data(line.utf8)),
                   u.origin.kind == .evdev, u.phase != .end, u.arrival >= from, u.arrival <= to else { continue }
-            out.append((u.arrival, u.position))
+            out.append((u.arrival, u.position, frames))
         }
         return out
     }

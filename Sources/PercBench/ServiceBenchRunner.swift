@@ -150,7 +150,7 @@ struct BenchPhaseRunner {
         var touch = BenchTouchLatency()
         let contacts = try BenchEvdevProbe.recordedContacts(path: serve.recordingPath, from: from, to: to)
         for (i, c) in contacts.enumerated() {
-            let next = i + 1 < contacts.count ? (read: contacts[i + 1].arrival, position: contacts[i + 1].position) : nil
+            let next = i + 1 < contacts.count && contacts[i + 1].frame == c.frame ? contacts[i + 1].position : nil
             touch.add(since: c.arrival, position: c.position, watcher: watcher, app: app, supersededBy: next)
         }
         if touch.moves == 0 {

@@ -4,6 +4,8 @@ import Testing
 @testable import PercBench
 import PercTestSupport
 import PercEmulator
+import PercRuntime
+import MTKTangibles
 
 @Suite(.serialized) struct ServiceBenchTests {
     /// 2 PERCs, 2 fingers, 3 apps (one stalled), 2 s per phase, both clock modes: checks that
@@ -87,6 +89,35 @@ import PercEmulator
         let wait = try #require(latency["wait"] as? [String: Any])
         #expect(link["n"] as? Int == total["n"] as? Int && wait["n"] as? Int == total["n"] as? Int, "every sample split into parts")
         }
+    }
+
+    /// Two evdev moves read together (umockdev wrote both before serve read) go into one frame:
+    /// the evdev phase takes the frame each move was cut into from serve's recording, so the
+    /// first counts as superseded, not as unseen, whatever the tick's time was.
+    @Test func recordedContactsKnowTheFrameTheyWereCutInto() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pb-bench-frames-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder(path: path, header: RecordingHeader(writer: "test", surface: Vec2(1000, 500), sources: ["test"]))
+        let clock = FrameClock(mode: .fixedRate(hz: 120), recorder: recorder)
+        let panel = InputOrigin(kind: .evdev, device: "panel"), tuio = InputOrigin(kind: .tuio, device: "udp")
+        func move(_ x: Double, at t: Seconds, from o: InputOrigin = panel) -> ContactUpdate {
+            ContactUpdate(origin: o, contactID: 1, phase: .move, position: Vec2(x, 520), time: t, arrival: t)
+        }
+        clock.add(contacts: [move(101, at: 10), move(102, at: 10)])  // one read, two SYN_REPORTs
+        _ = clock.cut(at: 10.001)
+        clock.setDrawing(false)
+        clock.add(contacts: [move(103, at: 10.02), move(500, at: 10.02, from: tuio)])
+        _ = clock.cut(at: 10.021)
+        clock.add(contacts: [move(104, at: 10.04)])
+        _ = clock.cut(at: 10.041)
+        clock.add(contacts: [move(105, at: 11)])  // after the window
+        _ = clock.cut(at: 11.001)
+        clock.stop()
+        recorder.close()
+        let contacts = try BenchEvdevProbe.recordedContacts(path: path, from: 10, to: 10.5)
+        #expect(contacts.map(\.position.x) == [101, 102, 103, 104], "evdev moves in the window only")
+        #expect(contacts.map(\.frame) == [0, 0, 1, 2], "101 and 102 were cut into one frame; a frame not drawn counts too")
+        #expect(throws: (any Error).self) { try BenchEvdevProbe.recordedContacts(path: path + ".missing", from: 10, to: 10.5) }
     }
 
     @Test func badOptionsSayWhatIsAllowed() async throws {
