@@ -514,16 +514,17 @@ public struct LightCheckScheduler: Sendable {
 
     /// Whether `t`'s sensor may still be answering another tangible's patch that lay over
     /// one of its live candidates and went less than one presentation delay plus `t`'s
-    /// deadline ago (a new round of `t` waits).
+    /// deadline ago (a new round of `t` waits). The overlay on screen until this frame counts
+    /// too: `draw` plans new rounds before it remembers the patches that go in this frame
+    /// (a round that ended now, a check withdrawn now).
     private func echoesForeignPatch(_ t: TangibleID, at time: Seconds) -> Bool {
         guard let check = checks[t] else { return false }
         let live = check.need.hypotheses.filter { check.belief.weight(of: $0.id) >= 1e-3 }
-        let reach = presentationDelay + deadline(for: t)
-        return recentlyGone.contains { g in
-            time < g.at + reach && g.patch.tangible != t && live.contains {
-                $0.sensorPosition.distance(to: g.patch.center) < g.patch.radius + config.patchRadius + config.patchGap
-            }
+        func over(_ p: Patch) -> Bool {
+            p.tangible != t && live.contains { $0.sensorPosition.distance(to: p.center) < p.radius + config.patchRadius + config.patchGap }
         }
+        let reach = presentationDelay + deadline(for: t)
+        return overlay.patches.contains(where: over) || recentlyGone.contains { time < $0.at + reach && over($0.patch) }
     }
 
     /// Remembers this frame's light flips of every tangible (before any is taken, so a check

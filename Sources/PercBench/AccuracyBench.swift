@@ -59,7 +59,7 @@ struct AccuracyBench: ParsableCommand {
     @Flag(help: "Let fingers land and slide under a PERC's footprint and off the surface, as the cases did before 2026-11-28 (no real finger does; the same seed gives the same PERCs either way): for comparing with older figures.")
     var fingersAnywhere = false
 
-    @Option(help: "Play only the case with this index and print PERC 1's events against the truth, the overlay while any patch shows, another PERC's state changes and checks (marked [PERC 2]), and where each finger touched (from its centre and its nearest marker).")
+    @Option(help: "Play only the case with this index and print PERC 1's events against the truth, the overlay while any patch shows, another PERC's light flips, state changes and checks (marked [PERC 2]), and where each finger touched (from its centre and its nearest marker).")
     var show: Int?
 
     func validate() throws {
@@ -492,11 +492,12 @@ struct AccuracyBench: ParsableCommand {
 
     /// `--show`: one frame of the scored PERC (its light flips, the overlay while any patch
     /// shows, its events and needs; a locate need once, as its touches with their pose
-    /// counts), and another PERC's state changes, checks and traces, marked `[PERC n]`.
+    /// counts), and another PERC's light flips, state changes, checks and traces, marked
+    /// `[PERC n]`.
     private func printFrame(_ frame: Frame, _ out: EngineOutput, planner: some LightCheckPlanning, world: SimWorld, id: TangibleID,
                             shownLocates: inout Set<UInt64>) {
-        for e in frame.sensorEvents where e.tangible == id && e.kind == .light {
-            print(String(format: "%.3f light %d", frame.time, e.value))
+        for e in frame.sensorEvents where e.kind == .light {
+            print(String(format: "%.3f ", frame.time) + (e.tangible == id ? "" : "[PERC \(e.tangible)] ") + "light \(e.value)")
         }
         if let scheduler = planner as? LightCheckScheduler, !scheduler.overlay.patches.isEmpty {
             let sensor = world.trueSensorPosition(of: id)

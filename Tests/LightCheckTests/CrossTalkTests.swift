@@ -49,4 +49,47 @@ import MTKTangibles
         // Both do get checked (the rule makes them take turns, it does not starve one).
         #expect(drew == [1, 2])
     }
+
+    /// A round that ends in a frame takes its patches off screen in that frame, but the
+    /// sensor of a tangible with a candidate under one of them may still answer it for one
+    /// presentation delay plus one deadline: another tangible's round does not start over
+    /// that candidate in the same frame (it waits as for a patch that went before).
+    @Test("a check whose candidate lay under a patch that goes this frame waits out its echo")
+    func noRoundUnderAPatchThatGoesThisFrame() throws {
+        var s = LightCheckScheduler()
+        let shared = Vec2(200, 200)
+        let a = need(1, request: 1, at: [shared, Vec2(240, 200)])
+        let b = need(2, request: 2, at: [Vec2(160, 200), shared])
+        var t = 0.0
+        func frame(_ needs: [VerificationNeed], events: [SensorEvent] = []) -> LightCheckPlan {
+            defer { t += 1.0 / 120 }
+            return s.plan(needs: needs, sensorEvents: events, presented: [PresentedOverlay(overlayID: s.overlay.id, from: t)], at: t)
+        }
+        _ = frame([a, b], events: [SensorEvent(tangible: 1, kind: .light, value: 0, arrival: 0),
+                                   SensorEvent(tangible: 2, kind: .light, value: 0, arrival: 0)])
+        // Until tangible 1's round shows a patch over the shared candidate and 2 waits for it.
+        var covering = false
+        for _ in 0..<240 {
+            let plan = frame([a, b])
+            covering = plan.overlay.patches.contains { $0.tangible == 1 && $0.center.distance(to: shared) < $0.radius }
+                && !plan.overlay.patches.contains { $0.tangible == 2 }
+            if covering { break }
+        }
+        try #require(covering, "tangible 1's round never covered the shared candidate alone")
+        // Tangible 1 is withdrawn (lifted): its patches go in this frame.
+        let withdrawn = t
+        let gone = frame([b])
+        #expect(!gone.overlay.patches.contains { $0.tangible == 1 })
+        #expect(!gone.overlay.patches.contains { $0.tangible == 2 }, "tangible 2 started a round over the patch that just went")
+        // It starts once the echo cannot come any more.
+        var started: Double?
+        for _ in 0..<120 where started == nil {
+            let at = t
+            if frame([b]).overlay.patches.contains(where: { $0.tangible == 2 }) { started = at }
+        }
+        let waited = try #require(started, "tangible 2 never got a round") - withdrawn
+        // One deadline at least (no answer taught it: the prior, 0.15 s; the presentation
+        // delay here is zero).
+        #expect(waited >= s.config.latency.priorDeadline - 1e-9, "waited \(waited) s")
+    }
 }

@@ -84,7 +84,8 @@ import Testing
     /// leaves touches that began in another searching PERC's window (and not in its own), or
     /// that are younger than a window while a linked PERC's field is off: PERC 7 is tracked
     /// within a second, PERC 5 (located) within 3 s. Off, as a recording made before the
-    /// setting reads it, PERC 7 waits over 4 s.
+    /// setting reads it, PERC 7 waits 2.87 s (over 4 s before a round stopped starting under
+    /// another tangible's patch that went in the same frame).
     @Test func aPercPastItsWindowLeavesTheTouchesOfPercsSetDownLater() throws {
         let now = try Self.play(seed: 1)
         #expect(now.count.swapped == 0, "swapped by \(now.count.swappedBy)")
@@ -93,7 +94,7 @@ import Testing
         var off = EngineConfig()
         off.otherWindowsFirst = false
         let before = try Self.play(seed: 1, engine: off)
-        #expect((before.recognisedAfter[7] ?? .infinity) > 4, "\(before.recognisedAfter)")
+        #expect((before.recognisedAfter[7] ?? .infinity) > 2, "\(before.recognisedAfter)")
         #expect(now.count.unseen < before.count.unseen, "on the surface over 1 s without a pose: \(now.count.unseen) against \(before.count.unseen)")
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{}".utf8))
         #expect(!old.otherWindowsFirst && EngineConfig().otherWindowsFirst)
