@@ -108,7 +108,7 @@ struct CandidateBelief: Hashable, Sendable {
     /// patch could explain (`explanation`) is as likely as a probe's answer for the places
     /// under that patch, and for "none" when the explanation says so.
     mutating func update(flipped: Bool, likelihood: FlipLikelihood, role: (Int) -> ExposureRole,
-                         explanation: FlipExplanation = .nothing) {
+                         explanation: FlipExplanation = .nothing, weighDormant: Bool = false) {
         func p(_ id: Int) -> Double {
             var p = likelihood.of(role(id))
             guard flipped else { return p }
@@ -122,6 +122,15 @@ struct CandidateBelief: Hashable, Sendable {
         var pn = likelihood.uncovered
         if flipped && explanation.none { pn = max(pn, likelihood.probed) }
         none *= flipped ? pn : 1 - pn
+        // A hypothesis the engine left out this frame is still one: the round tells about it
+        // too (its role is the round's, drawn or not), on the scale of the others, so one that
+        // comes and goes with jitter (a pair near the tolerance of two sides, offered on one
+        // side one frame and on the other the next) is weighed by every round, not only by
+        // those that ended while it was offered (`LightCheckConfig.evidenceByPlace`).
+        let total = weights.reduce(0, +) + none
+        if weighDormant, total > 0, total.isFinite {
+            for (id, w) in dormant { dormant[id] = w * (flipped ? p(id) : 1 - p(id)) / total }
+        }
         normalise()
     }
 

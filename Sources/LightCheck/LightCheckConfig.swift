@@ -86,6 +86,16 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// 1.258 s, first disc at 1.367 s). Recordings made before this setting existed read it
     /// as off.
     public var locateInQuiet = true
+    /// A round's evidence goes by place, not by the ids the engine offered when it began: a
+    /// hypothesis that joins while the round shows a patch over its place takes that patch's
+    /// role (probe or decoy), and one the engine leaves out for a frame is weighed by the
+    /// rounds that end meanwhile. Before, a pair near the tolerance of two sides of the
+    /// pattern, offered on one side one frame and on the other the next (two ids for one
+    /// place), was weighed only by rounds that began and ended while its id was offered
+    /// (`bench accuracy --seed 2 --show 193`: a check of another PERC's pairs ran 1.5 s
+    /// without being rejected while that PERC's own check waited behind it). Recordings made
+    /// before this setting existed read it as off.
+    public var evidenceByPlace = true
 
     // MARK: Decisions
     /// Posterior a hypothesis needs to be confirmed.
@@ -171,6 +181,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         toldApartFromDeparted = try v(.toldApartFromDeparted, false)
         quietAfterLocate = try v(.quietAfterLocate, false)
         locateInQuiet = try v(.locateInQuiet, false)
+        evidenceByPlace = try v(.evidenceByPlace, false)
         confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
         rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)
         priorNoneCorrect = try v(.priorNoneCorrect, d.priorNoneCorrect)

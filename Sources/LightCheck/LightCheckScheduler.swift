@@ -702,6 +702,7 @@ public struct LightCheckScheduler: Sendable {
         var drawnNow: [Int: LightColour] = [:]
         for cluster in layout.clusters where cluster.ids.contains(where: round.drawn.contains) {
             let isProbe = cluster.ids.contains(where: round.probed.contains)
+            if config.evidenceByPlace { checks[t]?.adopt(cluster.ids.filter { !round.drawn.contains($0) }, probed: isProbe) }
             let purpose: Patch.Purpose = stationary ? .stationary : (isProbe ? .probe : .decoy)
             let colour = isProbe ? round.probeColour : round.colour
             out.append(Patch(id: patchID(t, key: cluster.ids[0]), tangible: t, center: cluster.center, radius: layout.radius,

@@ -93,6 +93,16 @@ struct VerificationCheck: Sendable {
         belief.sync(to: newNeed.hypotheses.map(\.id))
     }
 
+    /// Hypotheses that joined while the current round shows a patch over their place take
+    /// that patch's role (`LightCheckConfig.evidenceByPlace`): the sensor, if there, has seen
+    /// it since the round began.
+    mutating func adopt(_ ids: [Int], probed: Bool) {
+        guard case .showing(var r) = state, !ids.isEmpty else { return }
+        r.drawn.formUnion(ids)
+        if probed { r.probed.formUnion(ids) }
+        state = .showing(r)
+    }
+
     /// Hypotheses that left the need while the current round shows their patches (see
     /// `update`); empty when no round shows.
     var lingeringHypotheses: [Hypothesis] { currentRound == nil ? [] : lingering }
@@ -129,7 +139,7 @@ struct VerificationCheck: Sendable {
             return .spontaneous
         case .answer(let window, let latency):
             belief.update(flipped: true, likelihood: .make(window: window, config: config), role: r.role(of:),
-                          explanation: explanation)
+                          explanation: explanation, weighDormant: config.evidenceByPlace)
             rounds += 1
             answered.formUnion(r.probed)
             // Places another patch explains answered as well as the probed ones: the flip
@@ -172,7 +182,8 @@ struct VerificationCheck: Sendable {
         case .silent(let window):
             state = .idle
             silence.ended(r, at: time, before: (belief, rounds))
-            belief.update(flipped: false, likelihood: .make(window: window, config: config), role: r.role(of:))
+            belief.update(flipped: false, likelihood: .make(window: window, config: config), role: r.role(of:),
+                          weighDormant: config.evidenceByPlace)
             rounds += 1
             return false
         }

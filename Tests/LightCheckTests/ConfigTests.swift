@@ -15,6 +15,7 @@ import Testing
         expected.toldApartFromDeparted = false
         expected.quietAfterLocate = false
         expected.locateInQuiet = false
+        expected.evidenceByPlace = false
         expected.locateMemory = 0
         expected.sensorClock = false
         #expect(try decode("{}") == expected)
