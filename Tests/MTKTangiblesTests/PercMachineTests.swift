@@ -274,6 +274,40 @@ struct PercMachineTests {
         #expect(roundTrip.checkRivalsInWindow)
     }
 
+    /// More candidates than `maxHypotheses`: those whose touches all began in the field-on's
+    /// time window go first (`windowTouchesFirst`); pairs with a touch from long before the
+    /// field-on (a finger lying there) fill what is left. Off, the first ones offered are kept.
+    @Test("a check over maxHypotheses keeps the pairs whose touches began in the window")
+    func windowTouchesGoFirstWhenCandidatesAreCut() throws {
+        func need(_ config: EngineConfig) throws -> [Int] {
+            var m = PercMachine(definition: def, config: config)
+            _ = m.handle(.link(connected: true), at: 0)
+            _ = m.handle(.field(on: true), at: 1.0)
+            var obs = SearchObservation()
+            _ = m.handle(.search(obs), at: 1.25)
+            // Two pairs of a finger down at 0.1 s and a fresh touch, ranked first (their last
+            // touches began when the fresh pairs' did, and their trace ids are lower: `bench
+            // accuracy --seed 2 --show 1003`), then eight fresh pairs.
+            let old = (0..<2).map { k in
+                Candidate(traces: [TraceID(3 + k), 1, nil], pose: Pose(position: Vec2(100 + 20 * Double(k), 100), angle: 0), residual: 0.2,
+                          origin: origin, latestBegin: 1.05, earliestBegin: 0.1, isMoving: false, velocity: .zero, fittedHistory: 0)
+            }
+            let fresh = (0..<8).map { candidate([TraceID(10 + $0), 2, nil], at: Vec2(100 + 20 * Double($0), 200), began: 1.05) }
+            obs.tuples = old + fresh
+            _ = m.handle(.search(obs), at: 1.3)
+            let n = try #require(m.need)
+            return n.hypotheses.map { Int($0.traces[0]) }.sorted()
+        }
+        var config = EngineConfig()
+        config.maxHypotheses = 8
+        #expect(try need(config) == Array(10..<18), "the eight fresh pairs")
+        config.windowTouchesFirst = false
+        let off = try need(config)
+        #expect(off == [3, 4] + Array(10..<16), "off: ranked by when the last touch began, then by trace id: \(off)")
+        let decoded = try JSONDecoder().decode(EngineConfig.self, from: Data("{}".utf8))
+        #expect(!decoded.windowTouchesFirst && EngineConfig().windowTouchesFirst)
+    }
+
     @Test("after the window only a light-confirmed tuple is taken, never a guess")
     func lightOnlyNeedsConfirmation() {
         var m = onSurface()

@@ -166,6 +166,15 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// checks waiting (`bench crowded --seeds 1`: PERC 7 tracked 5.2 s after its field-on,
     /// now 0.25 s). Recordings made before this setting existed read it as off.
     public var otherWindowsFirst = true
+    /// When an identify check has more candidates than `maxHypotheses`, those whose touches
+    /// all began inside the field-on's time window (or after it) go first: a touch that began
+    /// before the window is a finger lying there, not a marker of a PERC set down since.
+    /// Before, the candidates were cut best fit first, and a PERC's own pair could be the one
+    /// left out, frame after frame (`bench accuracy --seed 2 --show 1003`: pairs with a finger
+    /// down 0.63 s before the field-on fitted better; the PERC's own pair was offered in one
+    /// frame of six, and its checks ended inconclusive). Recordings made before this setting
+    /// existed read it as off.
+    public var windowTouchesFirst = true
     /// How long after its field-on a searching PERC's only marker touch may have begun: a
     /// lone touch that began this late (past `timeWindow`) is searched for its sensor too,
     /// once no lone touch inside the window is left (docs/recognition.md, "A marker touch
@@ -225,6 +234,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         awaitUnannounced = try v(.awaitUnannounced, false)
         hypothesesOnce = try v(.hypothesesOnce, false)
         otherWindowsFirst = try v(.otherWindowsFirst, false)
+        windowTouchesFirst = try v(.windowTouchesFirst, false)
         lateTouchReach = try v(.lateTouchReach, 0)
     }
 }

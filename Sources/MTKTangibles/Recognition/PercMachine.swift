@@ -765,6 +765,11 @@ public struct PercMachine: Sendable {
                 c.isTuple && triples.contains { $0.distance(to: c.pose.apply(offset)) < config.minHypothesisSeparation }
             }
         }
+        if config.windowTouchesFirst, chosen.count > config.maxHypotheses {
+            // (`windowTouchesFirst`: a touch older than the window is no marker of this PERC.)
+            let windowStart = s.fieldOnAt - config.timeWindow
+            chosen = chosen.filter { $0.earliestBegin >= windowStart } + chosen.filter { $0.earliestBegin < windowStart }
+        }
         chosen = Array(chosen.prefix(config.maxHypotheses))
         guard !chosen.isEmpty else {
             // A marker touch that dropped out takes every candidate of a running check with

@@ -94,6 +94,15 @@ import PercTestSupport
                                                "case 5344: unresolved"])
     }
 
+    /// Seed 2 case 1003: a finger down 0.63 s before the field-on made pairs with the PERC's
+    /// second marker touch that ranked first; cut at `maxHypotheses`, the PERC's own pair was
+    /// offered in one frame of six and its checks ended inconclusive. With
+    /// `windowTouchesFirst` the pairs of the window's touches go first: confirmed at 1.067 s.
+    @Test func pairsWithAnOldFingerDoNotCrowdOutThePercsOwn() throws {
+        try expectShown(seed: 2, index: 1003, ["1.067 checkAnswered(request: 4294967297, result: MTKTangibles.VerificationOutcome.Result.confirmed(hypothesis: 1))",
+                                               "case 1003: correct"])
+    }
+
     /// `--show` prints the other PERC of the case too, each line marked `[PERC 2]`, and the
     /// overlay while any patch shows. Seed 2 case 439: PERC 2, set down first, is confirmed on
     /// its triple only at 2.225 s, while PERC 1's check probed PERC 2's place (docs/recognition.md,
