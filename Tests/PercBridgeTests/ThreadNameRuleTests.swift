@@ -38,6 +38,8 @@ import PercTestSupport
         #expect(names.contains("pb-frame-clock"), "serve's threads: \(names.sorted())")
         // The web server's one loop thread, which writes the frames to the apps (WebEventLoop).
         #expect(names.filter { $0 == "pb-web" }.count == 1, "serve's threads: \(names.sorted())")
+        // Logged after "percbridge serving", once the input loop exists: waited for, not raced.
+        #expect(await serve.waitForLog("thread scheduling:", seconds: 15), "\(serve.log)")
         #expect(serve.log.contains("app output SCHED_FIFO") || serve.log.contains("app output ordinary ("), "\(serve.log)")
         #expect(try await serve.terminate() == 0)
     }
