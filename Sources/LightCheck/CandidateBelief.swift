@@ -127,9 +127,11 @@ struct CandidateBelief: Hashable, Sendable {
         // comes and goes with jitter (a pair near the tolerance of two sides, offered on one
         // side one frame and on the other the next) is weighed by every round, not only by
         // those that ended while it was offered (`LightCheckConfig.evidenceByPlace`).
-        let total = weights.reduce(0, +) + none
-        if weighDormant, total > 0, total.isFinite {
-            for (id, w) in dormant { dormant[id] = w * (flipped ? p(id) : 1 - p(id)) / total }
+        if weighDormant, !dormant.isEmpty {
+            let total = weights.reduce(0, +) + none
+            if total > 0, total.isFinite {
+                for (id, w) in dormant { dormant[id] = w * (flipped ? p(id) : 1 - p(id)) / total }
+            }
         }
         normalise()
     }

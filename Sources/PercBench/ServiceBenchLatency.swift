@@ -56,6 +56,12 @@ struct BenchLatency {
         try recordedSensorEvents(path: path, kinds: [.field])
     }
 
+    /// Whether a line of serve's recording is a `frame` entry. Keys are sorted: a frame line
+    /// starts with "kind", one cut while no app drew with "drawing" first.
+    static func isFrameLine(_ line: Substring) -> Bool {
+        line.hasPrefix("{\"kind\":\"frame\"") || line.hasPrefix("{\"drawing\":false,\"kind\":\"frame\"")
+    }
+
     /// Reads the `sensor` lines of these kinds and the `frame` lines of serve's recording:
     /// each event with the tick of the frame that took it (the first frame line after it).
     static func recordedSensorEvents(path: String, kinds: Set<SensorKind>) throws -> [Recorded] {
@@ -64,10 +70,8 @@ struct BenchLatency {
         var out: [Recorded] = []
         var waiting: [Int] = []  // indices into `out` not yet in a frame
         for line in text.split(separator: "\n") {
-            // Keys are sorted: sensor and frame lines start with "kind", a frame without a drawing
-            // app with "drawing" first (contacts are skipped unread).
-            guard line.hasPrefix("{\"kind\":\"sensor\"") || line.hasPrefix("{\"kind\":\"frame\"")
-                    || line.hasPrefix("{\"drawing\":false,\"kind\":\"frame\"") else { continue }
+            // Keys are sorted: sensor lines start with "kind" (contacts are skipped unread).
+            guard line.hasPrefix("{\"kind\":\"sensor\"") || isFrameLine(line) else { continue }
             guard let entry = try? decoder.decode(RecordEntry.self, from: Data(line.utf8)) else { continue }
             switch entry {
             case .sensor(let e) where kinds.contains(e.kind):

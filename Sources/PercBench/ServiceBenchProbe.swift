@@ -231,7 +231,7 @@ enum BenchEvdevProbe {
         var out: [(Seconds, Vec2, Int)] = []
         var frames = 0
         for line in text.split(separator: "\n") {
-            if line.hasPrefix("{\"kind\":\"frame\"") || line.hasPrefix("{\"drawing\":false,\"kind\":\"frame\"") {
+            if BenchLatency.isFrameLine(line) {
                 frames += 1
                 continue
             }

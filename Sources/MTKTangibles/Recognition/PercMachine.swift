@@ -745,6 +745,9 @@ public struct PercMachine: Sendable {
         // A tuple whose sensor position nearly coincides with a triple's cannot be told apart
         // from it by light (the patches overlap); the triple explains more touches, so the
         // tuple is left out. (Tuples among themselves stay: one of them is right.)
+        // A marker touches no earlier than this; a touch that began before is a finger.
+        let windowStart = s.fieldOnAt - config.timeWindow
+        func inWindow(_ c: Candidate) -> Bool { c.earliestBegin >= windowStart }
         if let offset = definition.lightSensorOffset {
             // First (`oldTouchNotAMarker`): a hypothesis with a touch that began before the
             // field-on's time window goes when one whose touches all began in it puts the
@@ -753,10 +756,9 @@ public struct PercMachine: Sendable {
             // finger down 0.59 s before the field-on where the untouched marker would be; light
             // confirmed the triple with it, and a pair with it tied with the PERC's own pair).
             if config.oldTouchNotAMarker {
-                let windowStart = s.fieldOnAt - config.timeWindow
-                let fresh = chosen.filter { $0.earliestBegin >= windowStart }.map { $0.pose.apply(offset) }
+                let fresh = chosen.filter(inWindow).map { $0.pose.apply(offset) }
                 chosen.removeAll { c in
-                    c.earliestBegin < windowStart
+                    !inWindow(c)
                         && fresh.contains { $0.distance(to: c.pose.apply(offset)) < config.minHypothesisSeparation }
                 }
             }
@@ -766,9 +768,7 @@ public struct PercMachine: Sendable {
             }
         }
         if config.windowTouchesFirst, chosen.count > config.maxHypotheses {
-            // (`windowTouchesFirst`: a touch older than the window is no marker of this PERC.)
-            let windowStart = s.fieldOnAt - config.timeWindow
-            chosen = chosen.filter { $0.earliestBegin >= windowStart } + chosen.filter { $0.earliestBegin < windowStart }
+            chosen = chosen.filter(inWindow) + chosen.filter { !inWindow($0) }  // (`windowTouchesFirst`)
         }
         chosen = Array(chosen.prefix(config.maxHypotheses))
         guard !chosen.isEmpty else {
