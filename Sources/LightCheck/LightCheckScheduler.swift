@@ -591,7 +591,7 @@ public struct LightCheckScheduler: Sendable {
                 if under.contains(where: { check.departedPositions[$0.id] != nil }) { out.none = true }
                 // A patch over one of the hypotheses explains that one; "none" puts the
                 // sensor elsewhere: under a patch off every hypothesis but near enough.
-                if under.isEmpty, places.contains(where: { $0.at.distance(to: p.center) < p.radius + reachOfNone }) { out.none = true }
+                if under.isEmpty, !occupied(p), places.contains(where: { $0.at.distance(to: p.center) < p.radius + reachOfNone }) { out.none = true }
             }
         }
         // Another searching tangible's sensor answered one of this round's patches: when that
@@ -609,6 +609,15 @@ public struct LightCheckScheduler: Sendable {
             if answered.count == 1 { out.none = true }
         }
         return out
+    }
+
+    /// Whether another tangible's check holds the place under its patch `p` with at least
+    /// `occupiedWeight` (`LightCheckConfig.occupiedPlaces`).
+    private func occupied(_ p: Patch) -> Bool {
+        guard config.occupiedPlaces, let other = checks[p.tangible] else { return false }
+        let mass = other.need.hypotheses.filter { $0.sensorPosition.distance(to: p.center) < p.radius + config.patchGap }
+            .reduce(0) { $0 + other.belief.weight(of: $1.id) }
+        return mass >= config.occupiedWeight
     }
 
     private mutating func patchID(_ t: TangibleID, key: Int) -> Int {

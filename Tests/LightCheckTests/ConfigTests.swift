@@ -16,6 +16,7 @@ import Testing
         expected.quietAfterLocate = false
         expected.locateInQuiet = false
         expected.evidenceByPlace = false
+        expected.occupiedPlaces = false
         expected.locateMemory = 0
         expected.sensorClock = false
         #expect(try decode("{}") == expected)

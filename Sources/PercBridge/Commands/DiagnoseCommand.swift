@@ -67,6 +67,21 @@ struct DiagnoseCommand: AsyncParsableCommand {
         if let h = http, HostPort(parsing: h) == nil { throw ValidationError("--http \(h) is not HOST:PORT") }
     }
 
+    /// Reads and analyses a recording. Synchronous on purpose: with the recording (a large
+    /// value, read through a typed throw) held in `run`'s async frame, the debug build read
+    /// a corrupt `BadInputLog` after the analysis (Swift 6.3.1; SIGSEGV in every diagnose CLI
+    /// test once `LightCheckConfig` grew by two settings).
+    private static func diagnose(recording from: String, settings: inout DiagnoseSettings, config c: ServiceConfig,
+                                 fallback: String) throws -> DiagnoseReport {
+        let file: RecordingFile
+        do { file = try RecordingFile.read(path: from) } catch { throw CLIError.reading(from, error.description) }
+        settings.framePeriod = 1 / max(file.header.rateHz, 1)
+        let report = RecordingDiagnosis.run(file, source: "recording \(from)", settings: settings,
+                                            engine: c.engineConfig, lightChecks: c.lightCheckConfig, fallback: fallback)
+        if file.bad.total > 0 { printError("\(from): \(file.bad.total) unreadable lines skipped (\(file.bad))") }
+        return report
+    }
+
     func run() async throws {
         if let f = from, !FileManager.default.fileExists(atPath: f) {
             throw CLIError(.noInput, "--from \(f): no such file; give a recording written by `percbridge record` or `demo --record`")
@@ -80,14 +95,8 @@ struct DiagnoseCommand: AsyncParsableCommand {
         let report: DiagnoseReport
         var settings = DiagnoseSettings(config: serviceConfig ?? ServiceConfig())
         if let from {
-            let file: RecordingFile
-            do { file = try RecordingFile.read(path: from) } catch { throw CLIError.reading(from, error.description) }
-            settings.framePeriod = 1 / max(file.header.rateHz, 1)
-            let c = serviceConfig ?? ServiceConfig()
-            report = RecordingDiagnosis.run(file, source: "recording \(from)", settings: settings,
-                                            engine: c.engineConfig, lightChecks: c.lightCheckConfig,
-                                            fallback: configPath.map { "those of \($0)" } ?? "the defaults")
-            if file.bad.total > 0 { printError("\(from): \(file.bad.total) unreadable lines skipped (\(file.bad))") }
+            report = try Self.diagnose(recording: from, settings: &settings, config: serviceConfig ?? ServiceConfig(),
+                                       fallback: configPath.map { "those of \($0)" } ?? "the defaults")
         } else {
             do { report = try await client(serviceConfig).report() } catch { throw CLIError(.unavailable, "\(error)") }
         }
