@@ -90,6 +90,14 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// pair with a touch that began later (a second marker arriving late) is checked at once.
     /// Recordings made before this setting existed read it as off.
     public var pairsWaitForLocate = true
+    /// A pair whose identify check was withdrawn because it stopped being offered (at the
+    /// edge of the side length's tolerance: offered one frame, gone for the next hundreds of
+    /// ms) no longer takes the sensor from a running locate that searches one of its touches:
+    /// its poses are among the locate's. Before, each time it came back it replaced the
+    /// locate, and left again before its check could end (`bench accuracy --seed 7 --show
+    /// 6856`: locate, pair, locate, pair … and never found). Recordings made before this
+    /// setting existed read it as off.
+    public var flappingPairsWait = true
     /// A located pose is taken only when no pose with another marker (or another touch) on
     /// its touch puts the sensor within this distance (mm): light cannot tell such poses
     /// apart (the standard pattern's sensor is 18.0 mm from both marker 0 and marker 1).
@@ -222,6 +230,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         maxLoneTouches = try v(.maxLoneTouches, d.maxLoneTouches)
         rejectedTriplesLast = try v(.rejectedTriplesLast, false)
         pairsWaitForLocate = try v(.pairsWaitForLocate, false)
+        flappingPairsWait = try v(.flappingPairsWait, false)
         locateAmbiguity = try v(.locateAmbiguity, d.locateAmbiguity)
         turnJitter = try v(.turnJitter, 0)
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)

@@ -75,6 +75,10 @@ public struct PercMachine: Sendable {
         /// While `placed`: the touches the locate that placed it searched (light put the sensor
         /// off the others' circles).
         var placedSearched: Set<TraceID> = []
+        /// Pairs whose identify check was withdrawn because they stopped being offered
+        /// (`Candidate.rejectionKey`; `EngineConfig.flappingPairsWait`), at most
+        /// `maxFlappedPairs`.
+        var flapped: Set<[TraceID]> = []
     }
 
     public struct Rest: Hashable, Sendable {
@@ -586,7 +590,7 @@ public struct PercMachine: Sendable {
         if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
            pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow
                || (others && $0.isTuple && $0.traceSet.allSatisfy(inRejected.contains))
-               || coveredByLocate([$0], s) }) { pool = [] }
+               || coveredByLocate([$0], s) || flappedUnderLocate($0, s) }) { pool = [] }
         // Placed: its second marker touches after it was set down. A pair with a touch
         // that lay there before the PERC came (a resting finger a side's length away) is
         // no second marker (bench accuracy, seed 2 case 10: such a pair was confirmed).
@@ -672,6 +676,21 @@ public struct PercMachine: Sendable {
             c.isTuple && c.traceSet.contains(where: searched.contains) && c.latestBegin <= s.fieldOnAt + config.earlyPairCheckAfter
         }
     }
+
+    /// Whether `c` is a pair whose identify check was withdrawn because it stopped being
+    /// offered, with a touch the running locate searches (`EngineConfig.flappingPairsWait`):
+    /// a pair at the edge of the side length's tolerance, offered one frame in many, took the
+    /// sensor from the locate each time it came back (`bench accuracy --seed 7 --show 6856`).
+    /// The locate's poses include the pair's.
+    private func flappedUnderLocate(_ c: Candidate, _ s: Search) -> Bool {
+        guard config.flappingPairsWait, c.isTuple, s.flapped.contains(c.rejectionKey),
+              let check = s.check, check.kind == .locate else { return false }
+        let searched = Set(check.candidates.flatMap(\.traceSet))
+        return c.traceSet.contains(where: searched.contains)
+    }
+
+    /// Bound of `Search.flapped` (cleared when full).
+    static let maxFlappedPairs = 64
 
     /// The traces of the triples a light check rejected (still resting), with
     /// `rejectedTriplesLast`; empty without it.
@@ -774,7 +793,13 @@ public struct PercMachine: Sendable {
         guard !chosen.isEmpty else {
             // A marker touch that dropped out takes every candidate of a running check with
             // it until it comes back as a new trace, a few frames later.
-            if !waitsForItsCandidates(&s, time) { s.check = nil }
+            if !waitsForItsCandidates(&s, time) {
+                if config.flappingPairsWait, let check = s.check, check.kind == .identify {
+                    if s.flapped.count >= Self.maxFlappedPairs { s.flapped.removeAll() }
+                    for c in check.candidates where c.isTuple { s.flapped.insert(c.rejectionKey) }
+                }
+                s.check = nil
+            }
             return
         }
         let v = chosen.reduce(Vec2.zero) { $0 + $1.velocity } / Double(chosen.count)

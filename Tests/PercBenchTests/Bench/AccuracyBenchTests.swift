@@ -103,6 +103,16 @@ import PercTestSupport
                                                "case 1003: correct"])
     }
 
+    /// Seed 2 case 1660: two PERCs set down together, each check with a hypothesis a few mm
+    /// from the other's place; every flip of either sensor was explained for "none" by the
+    /// other's patches and both checks ended inconclusive after 14 answers. With
+    /// `occupiedPlaces` a patch on a place its check holds explains no "none": both confirmed.
+    @Test func twoChecksNearEachOtherDoNotHoldEachOtherUp() throws {
+        try expectShown(seed: 2, index: 1660, ["0.950 checkAnswered(request: 4294967297, result: MTKTangibles.VerificationOutcome.Result.confirmed(hypothesis: 0))",
+                                               "1.075 [PERC 2] checkAnswered(request: 8589934593, result: MTKTangibles.VerificationOutcome.Result.confirmed(hypothesis: 0))",
+                                               "case 1660: correct"])
+    }
+
     /// `--show` prints the other PERC of the case too, each line marked `[PERC 2]`, and the
     /// overlay while any patch shows. Seed 2 case 439: PERC 2, set down first, is confirmed on
     /// its triple only at 2.225 s, while PERC 1's check probed PERC 2's place (docs/recognition.md,
