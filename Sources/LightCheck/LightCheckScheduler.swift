@@ -612,12 +612,16 @@ public struct LightCheckScheduler: Sendable {
     }
 
     /// Whether another tangible's check holds the place under its patch `p` with at least
-    /// `occupiedWeight` (`LightCheckConfig.occupiedPlaces`).
+    /// `occupiedWeight`, and its own sensor answered a round that probed only that place with
+    /// a flip no other patch explained for "none" (`LightCheckConfig.occupiedPlaces`). Neither
+    /// a weight from the prior alone (a check of one hypothesis starts at 0.95) nor answers
+    /// that another check's patches could have caused make a place occupied: two sensors can
+    /// each answer the other's probes (`OccupiedPlacesTests`).
     private func occupied(_ p: Patch) -> Bool {
         guard config.occupiedPlaces, let other = checks[p.tangible] else { return false }
-        let mass = other.need.hypotheses.filter { $0.sensorPosition.distance(to: p.center) < p.radius + config.patchGap }
-            .reduce(0) { $0 + other.belief.weight(of: $1.id) }
-        return mass >= config.occupiedWeight
+        let here = other.need.hypotheses.filter { $0.sensorPosition.distance(to: p.center) < p.radius + config.patchGap }.map(\.id)
+        guard other.cleanAnswerSets.contains(where: { !$0.isEmpty && $0.isSubset(of: here) }) else { return false }
+        return here.reduce(0) { $0 + other.belief.weight(of: $1) } >= config.occupiedWeight
     }
 
     private mutating func patchID(_ t: TangibleID, key: Int) -> Int {

@@ -51,6 +51,9 @@ struct VerificationCheck: Sendable {
     /// The probe sets of the rounds the sensor answered, and the hypotheses that left the
     /// need while they held weight (for `toldApartFromDeparted`).
     private(set) var answerSets: [Set<Int>] = []
+    /// The answer sets of flips no other tangible's patch explained for "none" (what makes a
+    /// place occupied, `LightCheckConfig.occupiedPlaces`).
+    private(set) var cleanAnswerSets: [Set<Int>] = []
     private(set) var departedLive: Set<Int> = []
     /// Stable patch id per hypothesis id, so a candidate keeps its patch across rounds.
     var patchIDs: [Int: Int] = [:]
@@ -145,6 +148,7 @@ struct VerificationCheck: Sendable {
             // Places another patch explains answered as well as the probed ones: the flip
             // does not tell the probed ones apart from them.
             answerSets.append(r.probed.union(explanation.explained))
+            if !explanation.none { cleanAnswerSets.append(r.probed.union(explanation.explained)) }
             // Learn the latency only from flips that look like answers (most of the posterior
             // now under the probes), so a rare spontaneous flip does not teach a short deadline.
             let plausible = r.probed.reduce(0) { $0 + belief.weight(of: $1) } >= 0.5

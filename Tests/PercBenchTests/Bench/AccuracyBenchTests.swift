@@ -106,7 +106,8 @@ import PercTestSupport
     /// Seed 2 case 1660: two PERCs set down together, each check with a hypothesis a few mm
     /// from the other's place; every flip of either sensor was explained for "none" by the
     /// other's patches and both checks ended inconclusive after 14 answers. With
-    /// `occupiedPlaces` a patch on a place its check holds explains no "none": both confirmed.
+    /// `occupiedPlaces` a patch on a place its check holds (after an unexplained answer there)
+    /// explains no "none": both confirmed.
     @Test func twoChecksNearEachOtherDoNotHoldEachOtherUp() throws {
         try expectShown(seed: 2, index: 1660, ["0.950 checkAnswered(request: 4294967297, result: MTKTangibles.VerificationOutcome.Result.confirmed(hypothesis: 0))",
                                                "1.075 [PERC 2] checkAnswered(request: 8589934593, result: MTKTangibles.VerificationOutcome.Result.confirmed(hypothesis: 0))",
