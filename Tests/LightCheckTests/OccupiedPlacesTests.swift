@@ -10,14 +10,11 @@ import LightCheckRig
 /// case that needs it: `PlacementRegressionTests.occupiedPlaceExplainsNoNone`). What makes a
 /// place occupied must not let a PERC be confirmed where it is not.
 @Suite struct OccupiedPlacesTests {
-    /// `bench accuracy --seed 1 --show 6493` under a trial (checks of contested triples in the
-    /// window): PERC 1's check held one hypothesis, PERC 2's place, at its prior 0.95; PERC 2's
-    /// own place was not among its hypotheses. PERC 1's probe made PERC 2's sensor flip while
-    /// PERC 2's round probed PERC 1's pair, and "none" was not read as explaining it because
-    /// PERC 1's check "held" that place: PERC 2 was confirmed on PERC 1's traces. A place is
-    /// occupied only once its check's own sensor answered a round that probed only it.
-    /// And a sensor's answer another patch explained for "none" does not make a place
-    /// occupied either: two sensors can each answer the other's probes.
+    /// A check of one hypothesis starts at 0.95: with the weight alone its place was
+    /// "occupied" before any answer, and this scenario confirmed a wrong place in 14 of its 60
+    /// pairs. Requiring an answer of that check's own sensor to a round that probed only the
+    /// place was not enough (4 at 40 mm): two sensors can each answer the other's probes. A
+    /// place is occupied only after such an answer that no other patch explained for "none".
     /// Here: PERC 1 checks PERC 2's place alone, PERC 2 checks PERC 1's place and a finger
     /// pair's; neither own place is offered, so any confirmation is wrong. (At 70 mm apart,
     /// beyond `explainReach`, PERC 1 is confirmed on PERC 2's place with or without the
