@@ -99,10 +99,11 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// Two sensors are not under one small patch: another tangible's patch over a place its
     /// own check holds with at least `occupiedWeight`, once its own sensor answered a round
     /// that probed only that place (an answer no other patch explained for "none"), does not
-    /// explain this sensor's flip for "none" (under `everyPatchEvidence`). Before, two PERCs set down together, each
-    /// with a hypothesis a few mm from the other's place, had every flip explained for
-    /// "none" by the other's patches and neither check could end (`bench accuracy --seed 2
-    /// --show 1660`). Recordings made before this setting existed read it as off.
+    /// explain this sensor's flip for "none" (under `everyPatchEvidence`). Before, two PERCs
+    /// set down together, each with a hypothesis a few mm from the other's place, had every
+    /// flip explained for "none" by the other's patches and neither check could end (`bench
+    /// accuracy --seed 2 --show 1660`). Recordings made before this setting existed read it
+    /// as off.
     public var occupiedPlaces = true
     /// The weight of the other check's hypotheses under its patch from which the place
     /// counts as occupied (`occupiedPlaces`).

@@ -378,16 +378,10 @@ public struct LightCheckScheduler: Sendable {
         guard config.everyPatchEvidence, let check = checks[t], check.kind == .identify,
               let at = check.need.hypotheses.first(where: { $0.id == h })?.sensorPosition else { return false }
         let apart = 2 * config.minPatchRadius + config.patchGap
-        for u in checks.keys.sorted() where u != t {
-            guard let other = checks[u], other.kind == .identify else { continue }
-            // Its hypotheses at that place that an answer singled out (every place probed in
-            // that round was this one).
-            let here = Set(other.need.hypotheses.filter { $0.sensorPosition.distance(to: at) < apart }.map(\.id))
-            guard other.answerSets.contains(where: { !$0.isEmpty && $0.isSubset(of: here) }) else { continue }
-            let mass = here.sorted().reduce(0) { $0 + other.belief.weight(of: $1) }
-            if mass >= 0.5 { return true }
+        return checks.keys.sorted().contains { u in
+            guard u != t, let other = checks[u], other.kind == .identify else { return false }
+            return other.weightSingledOut(at: at, within: apart, clean: false) >= 0.5
         }
-        return false
     }
 
     /// Drops a tangible's search; as with a check, its sensor may still answer the patches
@@ -619,9 +613,7 @@ public struct LightCheckScheduler: Sendable {
     /// each answer the other's probes (`OccupiedPlacesTests`).
     private func occupied(_ p: Patch) -> Bool {
         guard config.occupiedPlaces, let other = checks[p.tangible] else { return false }
-        let here = other.need.hypotheses.filter { $0.sensorPosition.distance(to: p.center) < p.radius + config.patchGap }.map(\.id)
-        guard other.cleanAnswerSets.contains(where: { !$0.isEmpty && $0.isSubset(of: here) }) else { return false }
-        return here.reduce(0) { $0 + other.belief.weight(of: $1) } >= config.occupiedWeight
+        return other.weightSingledOut(at: p.center, within: p.radius + config.patchGap, clean: true) >= config.occupiedWeight
     }
 
     private mutating func patchID(_ t: TangibleID, key: Int) -> Int {

@@ -96,6 +96,15 @@ struct VerificationCheck: Sendable {
         belief.sync(to: newNeed.hypotheses.map(\.id))
     }
 
+    /// The weight this check holds within `reach` of `place` once one of its answers singled
+    /// that place out (every hypothesis probed in that round lies there; `clean`: only an
+    /// answer no other patch explained for "none"); 0 before. Summed in id order.
+    func weightSingledOut(at place: Vec2, within reach: Double, clean: Bool) -> Double {
+        let here = Set(need.hypotheses.filter { $0.sensorPosition.distance(to: place) < reach }.map(\.id))
+        guard (clean ? cleanAnswerSets : answerSets).contains(where: { !$0.isEmpty && $0.isSubset(of: here) }) else { return 0 }
+        return here.sorted().reduce(0) { $0 + belief.weight(of: $1) }
+    }
+
     /// Hypotheses that joined while the current round shows a patch over their place take
     /// that patch's role (`LightCheckConfig.evidenceByPlace`): the sensor, if there, has seen
     /// it since the round began.

@@ -587,10 +587,12 @@ public struct PercMachine: Sendable {
         let others = obs.loneTouches.contains { !inRejected.contains($0.trace) && s.rejected[[$0.trace]] == nil }
         // And, while a locate runs, pairs with a touch it searches that were there when it
         // could start (`pairsWaitForLocate`): its poses include theirs.
-        if !obs.loneTouches.isEmpty, s.check?.kind != .identify,
-           pool.allSatisfy({ $0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow
-               || (others && $0.isTuple && $0.traceSet.allSatisfy(inRejected.contains))
-               || coveredByLocate([$0], s) || flappedUnderLocate($0, s) }) { pool = [] }
+        // So do pairs whose check was withdrawn when they stopped being offered (`flappingPairsWait`).
+        if !obs.loneTouches.isEmpty, s.check?.kind != .identify {
+            let rest = pool.filter { !($0.isMoving || $0.earliestBegin < s.fieldOnAt - config.timeWindow
+                || (others && $0.isTuple && $0.traceSet.allSatisfy(inRejected.contains))) }
+            if rest.isEmpty || coveredByLocate(rest, s, flapped: true) { pool = [] }
+        }
         // Placed: its second marker touches after it was set down. A pair with a touch
         // that lay there before the PERC came (a resting finger a side's length away) is
         // no second marker (bench accuracy, seed 2 case 10: such a pair was confirmed).
@@ -668,25 +670,19 @@ public struct PercMachine: Sendable {
 
     /// Whether every one of `candidates` is a pair the running locate covers: with a touch
     /// it searches (its poses include the pair's), both touches begun by the time light could
-    /// first be asked (`pairsWaitForLocate`).
-    private func coveredByLocate(_ candidates: [Candidate], _ s: Search) -> Bool {
-        guard config.pairsWaitForLocate, let check = s.check, check.kind == .locate, !candidates.isEmpty else { return false }
+    /// first be asked (`pairsWaitForLocate`), or — with `flapped` — its identify check withdrawn
+    /// because it stopped being offered (`flappingPairsWait`: a pair at the edge of the side
+    /// length's tolerance, offered one frame in many, took the sensor from the locate each time
+    /// it came back, `bench accuracy --seed 7 --show 6856`).
+    private func coveredByLocate(_ candidates: [Candidate], _ s: Search, flapped: Bool = false) -> Bool {
+        guard let check = s.check, check.kind == .locate, !candidates.isEmpty else { return false }
+        let early = config.pairsWaitForLocate, late = flapped && config.flappingPairsWait
+        guard early || late else { return false }
         let searched = Set(check.candidates.flatMap(\.traceSet))
         return candidates.allSatisfy { c in
-            c.isTuple && c.traceSet.contains(where: searched.contains) && c.latestBegin <= s.fieldOnAt + config.earlyPairCheckAfter
+            c.isTuple && c.traceSet.contains(where: searched.contains)
+                && ((early && c.latestBegin <= s.fieldOnAt + config.earlyPairCheckAfter) || (late && s.flapped.contains(c.rejectionKey)))
         }
-    }
-
-    /// Whether `c` is a pair whose identify check was withdrawn because it stopped being
-    /// offered, with a touch the running locate searches (`EngineConfig.flappingPairsWait`):
-    /// a pair at the edge of the side length's tolerance, offered one frame in many, took the
-    /// sensor from the locate each time it came back (`bench accuracy --seed 7 --show 6856`).
-    /// The locate's poses include the pair's.
-    private func flappedUnderLocate(_ c: Candidate, _ s: Search) -> Bool {
-        guard config.flappingPairsWait, c.isTuple, s.flapped.contains(c.rejectionKey),
-              let check = s.check, check.kind == .locate else { return false }
-        let searched = Set(check.candidates.flatMap(\.traceSet))
-        return c.traceSet.contains(where: searched.contains)
     }
 
     /// Bound of `Search.flapped` (cleared when full).
