@@ -105,6 +105,13 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// accuracy --seed 2 --show 1660`). Recordings made before this setting existed read it
     /// as off.
     public var occupiedPlaces = true
+    /// "None" reaches the tangible's candidates its need does not offer: another tangible's
+    /// patch over the sensor's place on one of them (`VerificationNeed.otherPlaces`) explains a
+    /// flip for "none" too. Before, a check that began on another PERC's pair before its own
+    /// triple was offered read that PERC's probe on its own sensor, 132 mm from its
+    /// hypotheses, as an answer (`bench accuracy --seed 1 --show 6493` under a trial).
+    /// Recordings made before this setting existed read it as off.
+    public var explainOtherPlaces = true
     /// The weight of the other check's hypotheses under its patch from which the place
     /// counts as occupied (`occupiedPlaces`).
     public var occupiedWeight: Double = 0.9
@@ -195,6 +202,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         locateInQuiet = try v(.locateInQuiet, false)
         evidenceByPlace = try v(.evidenceByPlace, false)
         occupiedPlaces = try v(.occupiedPlaces, false)
+        explainOtherPlaces = try v(.explainOtherPlaces, false)
         occupiedWeight = try v(.occupiedWeight, d.occupiedWeight)
         confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
         rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)

@@ -585,7 +585,8 @@ public struct LightCheckScheduler: Sendable {
                 if under.contains(where: { check.departedPositions[$0.id] != nil }) { out.none = true }
                 // A patch over one of the hypotheses explains that one; "none" puts the
                 // sensor elsewhere: under a patch off every hypothesis but near enough.
-                if under.isEmpty, !occupied(p), places.contains(where: { $0.at.distance(to: p.center) < p.radius + reachOfNone }) { out.none = true }
+                if under.isEmpty, !occupied(p), places.contains(where: { $0.at.distance(to: p.center) < p.radius + reachOfNone })
+                    || (p.tangible != t && onOtherPlace(p, check.need)) { out.none = true }
             }
         }
         // Another searching tangible's sensor answered one of this round's patches: when that
@@ -603,6 +604,15 @@ public struct LightCheckScheduler: Sendable {
             if answered.count == 1 { out.none = true }
         }
         return out
+    }
+
+    /// Whether another tangible's patch `p` lies over the sensor of one of the tangible's
+    /// candidates that its need does not offer (`LightCheckConfig.explainOtherPlaces`): its own
+    /// triple may not be offered yet while its check runs on others' traces (`bench accuracy
+    /// --seed 1 --show 6493` under a trial).
+    private func onOtherPlace(_ p: Patch, _ need: VerificationNeed) -> Bool {
+        guard config.explainOtherPlaces else { return false }
+        return need.otherPlaces.prefix(VerificationNeed.maxOtherPlaces).contains { $0.distance(to: p.center) < p.radius + config.patchGap }
     }
 
     /// Whether another tangible's check holds the place under its patch `p` with at least

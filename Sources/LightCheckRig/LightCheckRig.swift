@@ -62,8 +62,10 @@ public struct LightCheckRig<Planner: LightCheckPlanning> {
                 return Hypothesis(id: n, pose: p, sensorPosition: p.apply(offset),
                                   traces: c.hypothesisTraces.indices.contains(n) ? c.hypothesisTraces[n] : [])
             }
+            let others = c.otherRelativePoses.map { rel in Pose(position: pose.apply(rel.position), angle: pose.angle + rel.angle).apply(offset) }
             out.append(VerificationNeed(tangible: c.tangible, request: c.request, kind: c.kind, hypotheses: hypotheses,
-                                        footprint: def.footprint, velocity: velocity, isMoving: velocity.length > 2))
+                                        footprint: def.footprint, velocity: velocity, isMoving: velocity.length > 2,
+                                        otherPlaces: others))
         }
         return out
     }

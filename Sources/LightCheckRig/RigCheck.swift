@@ -18,12 +18,16 @@ public struct RigCheck: Hashable, Sendable {
     /// Each hypothesis's traces (as the engine names the touches it stands on); none when
     /// shorter than `relativePoses`.
     public var hypothesisTraces: [[UInt64]]
+    /// Poses of the tangible's other candidates, not offered (in the true pose's frame): the
+    /// need names their sensor positions (`VerificationNeed.otherPlaces`).
+    public var otherRelativePoses: [Pose]
 
     public init(tangible: TangibleID, request: UInt64, kind: VerificationNeed.Kind = .identify,
-                relativePoses: [Pose], trueIndex: Int?, from: Seconds, hypothesisTraces: [[UInt64]] = []) {
+                relativePoses: [Pose], trueIndex: Int?, from: Seconds, hypothesisTraces: [[UInt64]] = [],
+                otherRelativePoses: [Pose] = []) {
         self.tangible = tangible; self.request = request; self.kind = kind
         self.relativePoses = relativePoses; self.trueIndex = trueIndex; self.from = from
-        self.hypothesisTraces = hypothesisTraces
+        self.hypothesisTraces = hypothesisTraces; self.otherRelativePoses = otherRelativePoses
     }
 
     /// How an outcome scores against the truth.

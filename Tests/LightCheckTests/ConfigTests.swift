@@ -17,6 +17,7 @@ import Testing
         expected.locateInQuiet = false
         expected.evidenceByPlace = false
         expected.occupiedPlaces = false
+        expected.explainOtherPlaces = false
         expected.locateMemory = 0
         expected.sensorClock = false
         #expect(try decode("{}") == expected)

@@ -265,6 +265,42 @@ import LightCheck
         #expect(!before.correct && !before.wrong)
     }
 
+    /// Seed 1, case 6493: two PERCs of one pattern set down together. While a PERC's check
+    /// runs on other traces (here the other PERC's pair), its own triple, contested, is not
+    /// offered; a probe of the other check over it then made its sensor flip, and under a
+    /// trial (contested triples checked in the window) that flip confirmed the pair: the two
+    /// PERCs were light-confirmed on each other's traces. The engine names such candidates in
+    /// the need (`VerificationNeed.otherPlaces`; the scheduler reads a patch over one as
+    /// explaining "none", `LightCheckConfig.explainOtherPlaces`, tested in
+    /// `OccupiedPlacesTests`): here some need names the PERC's true sensor place while none of
+    /// its hypotheses lies there, and the case still ends right.
+    @Test("a need names where the sensor is on candidates it does not offer")
+    func needNamesCandidatesNotOffered() throws {
+        let c = placement(seed: 1, index: 6493, today: true)
+        var runner = try ScenarioRunner(c.scenario)
+        var core = FrameCore(definitions: runner.world.definitions)
+        let offsets = Dictionary(runner.world.definitions.map { ($0.id, $0.lightSensorOffset) }, uniquingKeysWith: { a, _ in a })
+        var named = 0, needs = 0
+        while !runner.isFinished {
+            let frame = runner.nextFrame()
+            let (out, plan) = core.advance(frame)
+            if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
+            for n in out.needs where n.kind == .identify {
+                needs += 1
+                #expect(n.otherPlaces.count <= VerificationNeed.maxOtherPlaces)
+                guard let pose = runner.world.truePose(of: n.tangible), let offset = offsets[n.tangible] ?? nil else { continue }
+                let truth = pose.apply(offset)
+                let near = { (p: Vec2) in p.distance(to: truth) < 3 }
+                #expect(!n.otherPlaces.contains { p in n.hypotheses.contains { $0.sensorPosition.distance(to: p) < 1 } })
+                if n.otherPlaces.contains(where: near), !n.hypotheses.contains(where: { near($0.sensorPosition) }) { named += 1 }
+            }
+        }
+        #expect(needs > 0)
+        #expect(named > 0, "no need named the true place it did not offer")
+        let r = try play(c)
+        #expect(r.correct && !r.wrong)
+    }
+
     /// Seed 1, case 7259: a finger came to rest beside marker 1 within the tolerance, so two
     /// triples shared markers 0 and 2, their sensor positions 1–4 mm apart: light could not
     /// tell them apart, and check after check ended inconclusive until the case did. The

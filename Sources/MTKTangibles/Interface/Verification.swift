@@ -39,11 +39,36 @@ public struct VerificationNeed: Hashable, Sendable, Codable {
     /// Surface velocity of the tangible's traces (mm/s); zero when still.
     public var velocity: Vec2
     public var isMoving: Bool
+    /// An identify need of a PERC still searching: where its light sensor would be on the
+    /// other candidates its traces make that the need does not offer (at most
+    /// `maxOtherPlaces`): a triple of its time window that another PERC's check holds, a pair
+    /// that waits. A flip another tangible's patch over one of them could have caused
+    /// confirms none of the hypotheses (`LightCheckConfig.explainOtherPlaces`).
+    public var otherPlaces: [Vec2]
+
+    /// Bound on `otherPlaces` (the scheduler reads no more).
+    public static let maxOtherPlaces = 24
 
     public init(tangible: TangibleID, request: UInt64, kind: Kind, hypotheses: [Hypothesis],
-                footprint: Footprint, velocity: Vec2 = .zero, isMoving: Bool = false) {
+                footprint: Footprint, velocity: Vec2 = .zero, isMoving: Bool = false,
+                otherPlaces: [Vec2] = []) {
         self.tangible = tangible; self.request = request; self.kind = kind; self.hypotheses = hypotheses
         self.footprint = footprint; self.velocity = velocity; self.isMoving = isMoving
+        self.otherPlaces = otherPlaces
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case tangible, request, kind, hypotheses, footprint, velocity, isMoving, otherPlaces
+    }
+
+    /// Needs written before `otherPlaces` existed read them as empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(tangible: try c.decode(TangibleID.self, forKey: .tangible), request: try c.decode(UInt64.self, forKey: .request),
+                  kind: try c.decode(Kind.self, forKey: .kind), hypotheses: try c.decode([Hypothesis].self, forKey: .hypotheses),
+                  footprint: try c.decode(Footprint.self, forKey: .footprint), velocity: try c.decode(Vec2.self, forKey: .velocity),
+                  isMoving: try c.decode(Bool.self, forKey: .isMoving),
+                  otherPlaces: try c.decodeIfPresent([Vec2].self, forKey: .otherPlaces) ?? [])
     }
 }
 

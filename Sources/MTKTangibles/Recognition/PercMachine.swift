@@ -79,6 +79,10 @@ public struct PercMachine: Sendable {
         /// (`Candidate.rejectionKey`; `EngineConfig.flappingPairsWait`), at most
         /// `maxFlappedPairs`.
         var flapped: Set<[TraceID]> = []
+        /// Where the sensor would be on each candidate the last observation offered (window
+        /// triples and their other turns, pairs, verifying and light-only candidates), at most
+        /// `VerificationNeed.maxOtherPlaces`: the need names those it does not offer.
+        var candidatePlaces: [Vec2] = []
     }
 
     public struct Rest: Hashable, Sendable {
@@ -472,6 +476,7 @@ public struct PercMachine: Sendable {
         // a PERC searching an empty surface; no buffers are copied or rebuilt).
         if s.phase == .lightOnly, s.check == nil, obs.triples.isEmpty, obs.tuples.isEmpty, obs.loneTouches.isEmpty { return }
         var s = s
+        if let offset = definition.lightSensorOffset { s.candidatePlaces = Self.sensorPlaces(obs, offset) }
         let wasVerifying = s.phase == .verifying
         if s.phase == .window, searchWindow(&s, obs, time, &out) { return }
         if !obs.canCheck {
@@ -999,6 +1004,15 @@ public struct PercMachine: Sendable {
         }
     }
 
+    /// Where the sensor would be on each candidate of `obs` (see `Search.candidatePlaces`).
+    private static func sensorPlaces(_ obs: SearchObservation, _ offset: Vec2) -> [Vec2] {
+        var out: [Vec2] = []
+        for list in [obs.windowTriples, obs.windowAlternatives, obs.windowTuples, obs.verifying, obs.triples, obs.tuples] {
+            for c in list where out.count < VerificationNeed.maxOtherPlaces { out.append(c.pose.apply(offset)) }
+        }
+        return out
+    }
+
     /// The verification need to publish this step, if any.
     public var need: VerificationNeed? {
         guard let check = pendingCheck, let offset = definition.lightSensorOffset else { return nil }
@@ -1008,7 +1022,12 @@ public struct PercMachine: Sendable {
             let pose = current ?? c.pose
             return Hypothesis(id: id, pose: pose, sensorPosition: pose.apply(offset), traces: c.traces.compactMap { $0 })
         }
+        var others: [Vec2] = []
+        if check.kind == .identify, case .onSurface(let s) = state {
+            others = s.candidatePlaces.filter { p in !hyps.contains { $0.sensorPosition.distance(to: p) < 1 } }
+        }
         return VerificationNeed(tangible: definition.id, request: check.request, kind: check.kind, hypotheses: hyps,
-                                footprint: definition.footprint, velocity: check.velocity, isMoving: check.isMoving)
+                                footprint: definition.footprint, velocity: check.velocity, isMoving: check.isMoving,
+                                otherPlaces: others)
     }
 }
