@@ -271,7 +271,7 @@ struct CalibrationSearch: Sendable {
 
     /// The disc for the next round: most information per expected second.
     func nextProbe(selector: ProbeSelector) -> Probe {
-        let blur = settings.edgeBlur
+        let blur = settings.planningBlur > 0 ? settings.planningBlur : settings.edgeBlur
         let maxW = weights.max() ?? 0
         let active = cells.indices.filter { weights[$0] > maxW * 1e-6 }
         var centers = Set<Vec2>()

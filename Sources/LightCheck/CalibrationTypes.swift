@@ -16,6 +16,13 @@ public struct CalibrationSettings: Hashable, Sendable, Codable {
     /// How far a sensor may sit from a patch edge and still be counted in or out for sure:
     /// the pose's and the drawing's error.
     public var edgeBlur: Double = 0.75
+    /// The edge blur the choice of the next disc plans with (mm; 0: `edgeBlur`): wider than
+    /// the one rounds are weighed with, the search prefers discs whose edges pass clear of the
+    /// cells in play. A locate's cells are computed from a jittered touch; a disc centred on
+    /// the touch whose edge ran 0.5 mm beyond the outermost circle left the sensor on its edge
+    /// and unanswered, twice, and the locate rejected the PERC's own touch (`bench accuracy
+    /// --seed 2 --show 8341`). Read as 0 when missing, so recordings replay as they ran.
+    public var planningBlur: Double = 0
 
     public init() {}
 
@@ -25,6 +32,7 @@ public struct CalibrationSettings: Hashable, Sendable, Codable {
         s.tolerance = 1.5
         s.targetConfidence = 0.95
         s.maxRounds = 24
+        s.planningBlur = 1.2
         return s
     }
 
@@ -39,6 +47,7 @@ public struct CalibrationSettings: Hashable, Sendable, Codable {
         maxRounds = try c.decodeIfPresent(Int.self, forKey: .maxRounds) ?? d.maxRounds
         minProbeRadius = try c.decodeIfPresent(Double.self, forKey: .minProbeRadius) ?? d.minProbeRadius
         edgeBlur = try c.decodeIfPresent(Double.self, forKey: .edgeBlur) ?? d.edgeBlur
+        planningBlur = try c.decodeIfPresent(Double.self, forKey: .planningBlur) ?? 0
     }
 
     var validationProblem: String? {
@@ -47,6 +56,7 @@ public struct CalibrationSettings: Hashable, Sendable, Codable {
         if !(targetConfidence > 0 && targetConfidence < 1) { return "calibration.targetConfidence must lie in (0, 1)" }
         if maxRounds < 1 { return "calibration.maxRounds must be at least 1" }
         if !(minProbeRadius > 0) || !(edgeBlur >= 0) { return "calibration.minProbeRadius must be positive, edgeBlur non-negative" }
+        if !(planningBlur >= 0 && planningBlur <= 10) { return "calibration.planningBlur must lie in [0, 10] mm" }
         return nil
     }
 }

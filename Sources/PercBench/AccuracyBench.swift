@@ -59,7 +59,7 @@ struct AccuracyBench: ParsableCommand {
     @Flag(help: "Let fingers land and slide under a PERC's footprint and off the surface, as the cases did before 2026-11-28 (no real finger does; the same seed gives the same PERCs either way): for comparing with older figures.")
     var fingersAnywhere = false
 
-    @Option(help: "Play only the case with this index and print PERC 1's events against the truth, the overlay while any patch shows, another PERC's light flips, state changes and checks (marked [PERC 2]), and where each finger touched (from its centre and its nearest marker).")
+    @Option(help: "Play only the case with this index and print PERC 1's events against the truth, the overlay while any patch shows (each patch: tangible:purpose:colour, its centre's distance from the true sensor and its radius), another PERC's light flips, state changes and checks (marked [PERC 2]), and where each finger touched (from its centre and its nearest marker).")
     var show: Int?
 
     func validate() throws {
@@ -502,7 +502,7 @@ struct AccuracyBench: ParsableCommand {
         if let scheduler = planner as? LightCheckScheduler, !scheduler.overlay.patches.isEmpty {
             let sensor = world.trueSensorPosition(of: id)
             let ps = scheduler.overlay.patches.map { p in
-                "\(p.tangible):\(p.purpose):\(p.colour):" + (sensor.map { String(format: "%.0fmm", p.center.distance(to: $0)) } ?? "-")
+                "\(p.tangible):\(p.purpose):\(p.colour):" + (sensor.map { String(format: "%.0fmm r%.0f", p.center.distance(to: $0), p.radius) } ?? "-")
             }
             print(String(format: "%.3f overlay %d ", frame.time, Int(scheduler.overlay.id)) + ps.joined(separator: " "))
         }

@@ -22,12 +22,61 @@ public struct RecordingHeader: Codable, Hashable, Sendable {
     /// The engine and light-check settings the writer ran with (`serve`, `demo`), so replay
     /// and diagnose step the same core. Absent in `record` files (no core ran) and in
     /// recordings made before these keys existed: readers then use the defaults and say so.
-    public var engine: EngineConfig?
-    public var lightChecks: LightCheckConfig?
+    public var engine: EngineConfig? {
+        get { settings.engine }
+        set { settings = Settings(engine: newValue, lightChecks: settings.lightChecks) }
+    }
+    public var lightChecks: LightCheckConfig? {
+        get { settings.lightChecks }
+        set { settings = Settings(engine: settings.engine, lightChecks: newValue) }
+    }
+    /// The two settings behind one reference, so a header (and a `RecordingFile`) is a few
+    /// words, not the settings' hundreds of bytes: Swift 6.3.1 debug builds crashed copying a
+    /// `RecordingFile` inside async functions each time the settings grew (`diagnose --from`,
+    /// `DemoCalibrationRecordTests`: "Bad pointer dereference" in an outlined copy).
+    private var settings: Settings
+
+    private final class Settings: Hashable, Sendable {
+        let engine: EngineConfig?
+        let lightChecks: LightCheckConfig?
+        init(engine: EngineConfig?, lightChecks: LightCheckConfig?) { self.engine = engine; self.lightChecks = lightChecks }
+        static func == (a: Settings, b: Settings) -> Bool { a.engine == b.engine && a.lightChecks == b.lightChecks }
+        func hash(into h: inout Hasher) { h.combine(engine); h.combine(lightChecks) }
+    }
 
     public init(writer: String, surface: Vec2?, clock: String = "fixed", rateHz: Double = 120, sources: [String] = [],
                 engine: EngineConfig? = nil, lightChecks: LightCheckConfig? = nil) {
         self.writer = writer; self.surface = surface; self.clock = clock; self.rateHz = rateHz; self.sources = sources
-        self.engine = engine; self.lightChecks = lightChecks
+        settings = Settings(engine: engine, lightChecks: lightChecks)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, version, writer, surface, clock, rateHz, sources, engine, lightChecks
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(String.self, forKey: .format)
+        version = try c.decode(Int.self, forKey: .version)
+        writer = try c.decode(String.self, forKey: .writer)
+        surface = try c.decodeIfPresent(Vec2.self, forKey: .surface)
+        clock = try c.decode(String.self, forKey: .clock)
+        rateHz = try c.decode(Double.self, forKey: .rateHz)
+        sources = try c.decode([String].self, forKey: .sources)
+        settings = Settings(engine: try c.decodeIfPresent(EngineConfig.self, forKey: .engine),
+                            lightChecks: try c.decodeIfPresent(LightCheckConfig.self, forKey: .lightChecks))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(version, forKey: .version)
+        try c.encode(writer, forKey: .writer)
+        try c.encodeIfPresent(surface, forKey: .surface)
+        try c.encode(clock, forKey: .clock)
+        try c.encode(rateHz, forKey: .rateHz)
+        try c.encode(sources, forKey: .sources)
+        try c.encodeIfPresent(engine, forKey: .engine)
+        try c.encodeIfPresent(lightChecks, forKey: .lightChecks)
     }
 }

@@ -56,13 +56,13 @@ import PercTestSupport
     /// `--show` says where each finger touched against the scored PERC's true markers. Seed 7,
     /// case 6534: a standard PERC with one marker touching, and a finger put down 54.1 mm from
     /// its centre that moves. Drawn as before 2026-11-28 (`--fingers-anywhere`), it slid under
-    /// the PERC to 2.0 mm from marker 0, which did not touch, and light confirmed the pair of
+    /// the PERC to 1.5 mm from marker 0, which did not touch, and light confirmed the pair of
     /// the touch and the finger (wrong-trace). Now the finger moves the other way, off the PERC,
     /// and the case ends unresolved (the lone touch, placed).
     @Test func showSaysWhereEachFingerTouched() throws {
         let before = try CLI.run(["bench", "accuracy", "--seed", "7", "--show", "6534", "--fingers-anywhere"])
         #expect(before.status == 0, "\(before.stderr)")
-        #expect(before.stdout.contains("contact 2 finger(100) began 0.6996666666666667 ended - ghost - traces [2] at (52.9, 84.5), 54.1 mm from the PERC's centre, 40.1 mm from its marker 0; last at (80.7, 110.4), 16.1 mm from the PERC's centre, 2.0 mm from its marker 0"), "\(before.stdout)")
+        #expect(before.stdout.contains("contact 2 finger(100) began 0.6996666666666667 ended - ghost - traces [2] at (52.9, 84.5), 54.1 mm from the PERC's centre, 40.1 mm from its marker 0; last at (80.5, 111.8), 15.5 mm from the PERC's centre, 1.5 mm from its marker 0"), "\(before.stdout)")
         #expect(before.stdout.contains("case 6534: wrongTrace"), "\(before.stdout)")
         // A marker's contact line has no such figures.
         let marker = before.stdout.split(separator: "\n").first { $0.hasPrefix("contact 1 marker(") }
@@ -70,7 +70,7 @@ import PercTestSupport
 
         let now = try CLI.run(["bench", "accuracy", "--seed", "7", "--show", "6534"])
         #expect(now.status == 0, "\(now.stderr)")
-        #expect(now.stdout.contains("traces [2] at (52.9, 84.5), 54.1 mm from the PERC's centre, 40.1 mm from its marker 0; last at (25.5, 59.6), 91.0 mm from the PERC's centre"), "\(now.stdout)")
+        #expect(now.stdout.contains("traces [2] at (52.9, 84.5), 54.1 mm from the PERC's centre, 40.1 mm from its marker 0; last at (25.5, 60.7), 90.4 mm from the PERC's centre"), "\(now.stdout)")
         #expect(now.stdout.contains("case 6534: unresolved"), "\(now.stdout)")
     }
 
