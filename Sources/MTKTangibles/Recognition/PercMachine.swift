@@ -1008,7 +1008,8 @@ public struct PercMachine: Sendable {
     private static func sensorPlaces(_ obs: SearchObservation, _ offset: Vec2) -> [Vec2] {
         var out: [Vec2] = []
         for list in [obs.windowTriples, obs.windowAlternatives, obs.windowTuples, obs.verifying, obs.triples, obs.tuples] {
-            for c in list where out.count < VerificationNeed.maxOtherPlaces { out.append(c.pose.apply(offset)) }
+            for c in list.prefix(VerificationNeed.maxOtherPlaces - out.count) { out.append(c.pose.apply(offset)) }
+            if out.count >= VerificationNeed.maxOtherPlaces { break }
         }
         return out
     }
