@@ -331,6 +331,26 @@ import LightCheck
         #expect(LightCheckConfig().calibration.planningBlur == 0)
     }
 
+    /// Seed 6, case 999: a PERC that touched with marker 0 only; a finger came down 21.5 mm
+    /// from marker 1, 211 ms after the field-on (after the time window), and made a pair with
+    /// the marker touch whose sensor position lay 3.4 mm from the true one. The pair replaced
+    /// the running locate and light confirmed it: the PERC was reported on the finger's trace.
+    /// With `latePairsWait` a pair with a touch begun after the window waits for the locate of
+    /// its other touch, and the PERC is placed unresolved on its own touch. Off (as recordings
+    /// made before it read it), light confirms the wrong pair.
+    @Test("a pair with a touch begun after the time window waits for the locate")
+    func latePairWaitsForTheLocate() throws {
+        let r = try play(seed: 6, index: 999, today: true)
+        #expect(!r.wrong)
+        #expect(r.correct || r.unresolved)
+        var off = EngineConfig()
+        off.latePairsWait = false
+        let before = try play(seed: 6, index: 999, today: true, config: off)
+        #expect(before.wrong && before.taken == .lightConfirmed)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.latePairsWait && EngineConfig().latePairsWait)
+    }
+
     /// Seed 1, case 7259: a finger came to rest beside marker 1 within the tolerance, so two
     /// triples shared markers 0 and 2, their sensor positions 1–4 mm apart: light could not
     /// tell them apart, and check after check ended inconclusive until the case did. The
