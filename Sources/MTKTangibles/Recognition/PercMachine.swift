@@ -675,11 +675,12 @@ public struct PercMachine: Sendable {
 
     /// Whether every one of `candidates` is a pair the running locate covers: with a touch
     /// it searches (its poses include the pair's), both touches begun by the time light could
-    /// first be asked (`pairsWaitForLocate`), one begun after the time window (`latePairsWait`),
-    /// or — with `flapped` — its identify check withdrawn
-    /// because it stopped being offered (`flappingPairsWait`: a pair at the edge of the side
-    /// length's tolerance, offered one frame in many, took the sensor from the locate each time
-    /// it came back, `bench accuracy --seed 7 --show 6856`).
+    /// first be asked (`pairsWaitForLocate`), one begun after the time window (`latePairsWait`,
+    /// a finger likelier than a late marker: `bench accuracy --seed 6 --show 999`), or — with
+    /// `flapped` — its identify check withdrawn because it stopped being offered
+    /// (`flappingPairsWait`: a pair at the edge of the side length's tolerance, offered one
+    /// frame in many, took the sensor from the locate each time it came back, `bench accuracy
+    /// --seed 7 --show 6856`).
     private func coveredByLocate(_ candidates: [Candidate], _ s: Search, flapped: Bool = false) -> Bool {
         guard let check = s.check, check.kind == .locate, !candidates.isEmpty else { return false }
         let early = config.pairsWaitForLocate, late = flapped && config.flappingPairsWait, afterWindow = config.latePairsWait
