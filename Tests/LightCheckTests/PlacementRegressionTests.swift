@@ -351,6 +351,25 @@ import LightCheck
         #expect(!old.latePairsWait && EngineConfig().latePairsWait)
     }
 
+    /// Seed 3, case 5794: a PERC touched with markers 0 and 2; a finger came down inside the
+    /// time window, 27.6 mm from marker 2, where the three touches fit the pattern in another
+    /// assignment (2.8 mm off). The sole window triple was taken as the window guess and stood:
+    /// reported on the finger's trace. With `guessMaxResidual` (2 mm) a triple that ever fitted
+    /// worse is no guess; light is asked and confirms the PERC's own pair. Off (as recordings
+    /// made before it read it), the guess stands on the finger.
+    @Test("a window triple that fits worse than the guess limit is checked by light")
+    func roughTripleIsNoGuess() throws {
+        let r = try play(seed: 3, index: 5794, today: true)
+        #expect(!r.wrong)
+        #expect(r.correct)
+        var off = EngineConfig()
+        off.guessMaxResidual = EngineConfig.never
+        let before = try play(seed: 3, index: 5794, today: true, config: off)
+        #expect(before.wrong && before.taken == .windowGuess)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(old.guessMaxResidual == EngineConfig.never && EngineConfig().guessMaxResidual == 2)
+    }
+
     /// Seed 1, case 7259: a finger came to rest beside marker 1 within the tolerance, so two
     /// triples shared markers 0 and 2, their sensor positions 1–4 mm apart: light could not
     /// tell them apart, and check after check ended inconclusive until the case did. The

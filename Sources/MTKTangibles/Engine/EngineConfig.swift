@@ -200,6 +200,13 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// (`bench accuracy --seed 7`: 6 of its 41 misses, e.g. case 5344, touch 0.38 s late).
     /// Recordings made before this setting existed read it as 0 (the window only).
     public var lateTouchReach: Seconds = 0.4
+    /// A sole window triple whose fit is worse than this (largest marker displacement, mm) is
+    /// no window guess while light can check it: it is asked at once. Two marker touches and a
+    /// finger that fits the pattern in another assignment fit worse than the PERC's own three
+    /// (`bench accuracy --seed 3` and `--seed 6`: the nine window guesses on a finger fitted
+    /// 1.6–3.0 mm, 99% of the right ones within 1.8 mm, 0.3% over 2.0 mm). Recordings made
+    /// before this setting existed read it as `never` (no limit).
+    public var guessMaxResidual: Double = 2.0
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 
@@ -254,5 +261,6 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         otherWindowsFirst = try v(.otherWindowsFirst, false)
         windowTouchesFirst = try v(.windowTouchesFirst, false)
         lateTouchReach = try v(.lateTouchReach, 0)
+        guessMaxResidual = try v(.guessMaxResidual, Self.never)
     }
 }

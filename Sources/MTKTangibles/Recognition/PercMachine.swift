@@ -83,6 +83,9 @@ public struct PercMachine: Sendable {
         /// triples and their other turns, pairs, verifying and light-only candidates), at most
         /// `VerificationNeed.maxOtherPlaces`: the need names those it does not offer.
         var candidatePlaces: [Vec2] = []
+        /// Window triples (`Candidate.traceSet`) seen fitting worse than `guessMaxResidual`,
+        /// at most `maxRoughFits`: no guess is taken on them.
+        var roughFits: Set<[TraceID]> = []
     }
 
     public struct Rest: Hashable, Sendable {
@@ -522,6 +525,10 @@ public struct PercMachine: Sendable {
     private mutating func searchWindow(_ s: inout Search, _ obs: SearchObservation, _ time: Seconds, _ out: inout [Action]) -> Bool {
         let windowEnd = s.fieldOnAt + config.timeWindow
         let w = obs.windowTriples
+        for c in w where c.residual > config.guessMaxResidual {
+            if s.roughFits.count >= Self.maxRoughFits { s.roughFits.removeAll() }
+            s.roughFits.insert(c.traceSet)
+        }
         // A sole window triple that fits its pattern in more than one way (a nearly
         // symmetric one: each a different turn) that its touches' means cannot tell
         // apart yet is no guess: light picks the turn. With no light, the guess waits for
@@ -530,7 +537,8 @@ public struct PercMachine: Sendable {
         if time < windowEnd {
             if w.count == 1, !obs.isContested(w[0]) {
                 // (A PERC not yet on the surface may announce it: light decides, `awaited`.)
-                if turns.isEmpty, !obs.isAwaited(w[0]) {
+                // (Nor one that fits worse than `guessMaxResidual` while light can check it.)
+                if turns.isEmpty, !obs.isAwaited(w[0]), fitsForAGuess(w[0], s, obs) {
                     take(w[0], provenance: .guessed, .guessPending(until: windowEnd), fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
                     return true
                 }
@@ -561,16 +569,17 @@ public struct PercMachine: Sendable {
             return true
         }
         let unexplained = w.count == 1 && !obs.windowTraces.subtracting(w[0].traceSet).isEmpty
+        let fitsWell = w.count == 1 && fitsForAGuess(w[0], s, obs)
         if w.isEmpty {
             s.phase = .lightOnly
             out.append(.searchPhase(.lightOnly, reason: .windowExpired))
         } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), !obs.isAwaited(w[0]),
-                  turns.isEmpty || !obs.canCheck {
+                  turns.isEmpty || !obs.canCheck, fitsWell {
             take(w[0], provenance: .guessed, .standing, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
             return true
         } else {
             s.phase = .verifying
-            s.soleSurvivorAllowed = !unexplained
+            s.soleSurvivorAllowed = !unexplained && (w.count != 1 || fitsWell)
             s.candidates = w + (obs.canCheck ? obs.windowAlternatives : []) + obs.windowTuples
             out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
         }
@@ -615,6 +624,17 @@ public struct PercMachine: Sendable {
         if !pool.isEmpty || s.check?.kind == .identify { request(ranked, into: &s, time, &out) }
         if pool.isEmpty && s.check?.kind != .identify { locate(obs.loneTouches, into: &s, time, &out) }
     }
+
+    /// Whether a sole window triple may be a guess as far as its fit goes: within
+    /// `guessMaxResidual`, now and every frame since it formed (a finger's triple can settle
+    /// within it: `bench accuracy --seed 6 --show 506`), unless light cannot check it.
+    private func fitsForAGuess(_ c: Candidate, _ s: Search, _ obs: SearchObservation) -> Bool {
+        guard obs.canCheck, config.guessMaxResidual < EngineConfig.never else { return true }
+        return c.residual <= config.guessMaxResidual && !s.roughFits.contains(c.traceSet)
+    }
+
+    /// Bound of `Search.roughFits` (cleared when full).
+    static let maxRoughFits = 64
 
     /// Whether the window triples `w` are rivals light is asked about now rather than at the
     /// window's end (`checkRivalsInWindow`): more than one fits, so no guess can stand. Only
