@@ -57,12 +57,14 @@ public struct LightCheckRig<Planner: LightCheckPlanning> {
             let before = world.truePose(of: c.tangible, at: max(0, time - 0.05)) ?? pose
             let velocity = (pose.position - before.position) / 0.05
             let offset = believedOffsets[c.tangible] ?? def.lightSensorOffset ?? .zero
+            // A pose given in the true pose's frame, on the surface.
+            func placed(_ rel: Pose) -> Pose { Pose(position: pose.apply(rel.position), angle: pose.angle + rel.angle) }
             let hypotheses = c.relativePoses.enumerated().map { (n, rel) -> Hypothesis in
-                let p = Pose(position: pose.apply(rel.position), angle: pose.angle + rel.angle)
+                let p = placed(rel)
                 return Hypothesis(id: n, pose: p, sensorPosition: p.apply(offset),
                                   traces: c.hypothesisTraces.indices.contains(n) ? c.hypothesisTraces[n] : [])
             }
-            let others = c.otherRelativePoses.map { rel in Pose(position: pose.apply(rel.position), angle: pose.angle + rel.angle).apply(offset) }
+            let others = c.otherRelativePoses.map { placed($0).apply(offset) }
             out.append(VerificationNeed(tangible: c.tangible, request: c.request, kind: c.kind, hypotheses: hypotheses,
                                         footprint: def.footprint, velocity: velocity, isMoving: velocity.length > 2,
                                         otherPlaces: others))

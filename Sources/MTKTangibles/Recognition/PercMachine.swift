@@ -80,8 +80,9 @@ public struct PercMachine: Sendable {
         /// `maxFlappedPairs`.
         var flapped: Set<[TraceID]> = []
         /// Where the sensor would be on each candidate the last observation offered (window
-        /// triples and their other turns, pairs, verifying and light-only candidates), at most
-        /// `VerificationNeed.maxOtherPlaces`: the need names those it does not offer.
+        /// triples and their other turns, pairs, verifying and light-only candidates) while
+        /// light can check, at most `maxCandidatePlaces`: the need names those it does not
+        /// offer, at most `VerificationNeed.maxOtherPlaces`.
         var candidatePlaces: [Vec2] = []
         /// Window triples (`Candidate.traceSet`) seen fitting worse than `guessMaxResidual`,
         /// at most `maxRoughFits`: no guess is taken on them.
@@ -479,7 +480,7 @@ public struct PercMachine: Sendable {
         // a PERC searching an empty surface; no buffers are copied or rebuilt).
         if s.phase == .lightOnly, s.check == nil, obs.triples.isEmpty, obs.tuples.isEmpty, obs.loneTouches.isEmpty { return }
         var s = s
-        if let offset = definition.lightSensorOffset { s.candidatePlaces = Self.sensorPlaces(obs, offset) }
+        if obs.canCheck, let offset = definition.lightSensorOffset { s.candidatePlaces = Self.sensorPlaces(obs, offset) }
         let wasVerifying = s.phase == .verifying
         if s.phase == .window, searchWindow(&s, obs, time, &out) { return }
         if !obs.canCheck {
@@ -569,17 +570,17 @@ public struct PercMachine: Sendable {
             return true
         }
         let unexplained = w.count == 1 && !obs.windowTraces.subtracting(w[0].traceSet).isEmpty
-        let fitsWell = w.count == 1 && fitsForAGuess(w[0], s, obs)
+        let rough = w.count == 1 && !fitsForAGuess(w[0], s, obs)
         if w.isEmpty {
             s.phase = .lightOnly
             out.append(.searchPhase(.lightOnly, reason: .windowExpired))
         } else if w.count == 1, obs.windowTuples.isEmpty, !unexplained, !obs.isContested(w[0]), !obs.isAwaited(w[0]),
-                  turns.isEmpty || !obs.canCheck, fitsWell {
+                  turns.isEmpty || !obs.canCheck, !rough {
             take(w[0], provenance: .guessed, .standing, fieldOnAt: s.fieldOnAt, .windowGuess, time, &out)
             return true
         } else {
             s.phase = .verifying
-            s.soleSurvivorAllowed = !unexplained && (w.count != 1 || fitsWell)
+            s.soleSurvivorAllowed = !unexplained && !rough
             s.candidates = w + (obs.canCheck ? obs.windowAlternatives : []) + obs.windowTuples
             out.append(.searchPhase(.verifying, reason: .guessWithdrawn))
         }
@@ -628,9 +629,9 @@ public struct PercMachine: Sendable {
     /// Whether a sole window triple may be a guess as far as its fit goes: within
     /// `guessMaxResidual`, now and every frame since it formed (a finger's triple can settle
     /// within it: `bench accuracy --seed 6 --show 506`), unless light cannot check it.
+    /// (`searchWindow` notes this frame's rough triples in `roughFits` first.)
     private func fitsForAGuess(_ c: Candidate, _ s: Search, _ obs: SearchObservation) -> Bool {
-        guard obs.canCheck, config.guessMaxResidual < EngineConfig.never else { return true }
-        return c.residual <= config.guessMaxResidual && !s.roughFits.contains(c.traceSet)
+        !obs.canCheck || !s.roughFits.contains(c.traceSet)
     }
 
     /// Bound of `Search.roughFits` (cleared when full).
@@ -703,13 +704,14 @@ public struct PercMachine: Sendable {
     /// --seed 7 --show 6856`).
     private func coveredByLocate(_ candidates: [Candidate], _ s: Search, flapped: Bool = false) -> Bool {
         guard let check = s.check, check.kind == .locate, !candidates.isEmpty else { return false }
-        let early = config.pairsWaitForLocate, late = flapped && config.flappingPairsWait, afterWindow = config.latePairsWait
-        guard early || late || afterWindow else { return false }
+        let early = config.pairsWaitForLocate, flappedWait = flapped && config.flappingPairsWait, late = config.latePairsWait
+        guard early || flappedWait || late else { return false }
         let searched = Set(check.candidates.flatMap(\.traceSet))
         return candidates.allSatisfy { c in
             c.isTuple && c.traceSet.contains(where: searched.contains)
-                && ((early && c.latestBegin <= s.fieldOnAt + config.earlyPairCheckAfter) || (late && s.flapped.contains(c.rejectionKey))
-                    || (afterWindow && c.latestBegin > s.fieldOnAt + config.timeWindow))
+                && ((early && c.latestBegin <= s.fieldOnAt + config.earlyPairCheckAfter)
+                    || (flappedWait && s.flapped.contains(c.rejectionKey))
+                    || (late && c.latestBegin > s.fieldOnAt + config.timeWindow))
         }
     }
 
@@ -1027,15 +1029,19 @@ public struct PercMachine: Sendable {
         }
     }
 
-    /// Where the sensor would be on each candidate of `obs` (see `Search.candidatePlaces`).
+    /// Where the sensor would be on each candidate of `obs` (see `Search.candidatePlaces`), at
+    /// most `maxCandidatePlaces`: room for the offered ones, which the need leaves out.
     private static func sensorPlaces(_ obs: SearchObservation, _ offset: Vec2) -> [Vec2] {
         var out: [Vec2] = []
         for list in [obs.windowTriples, obs.windowAlternatives, obs.windowTuples, obs.verifying, obs.triples, obs.tuples] {
-            for c in list.prefix(VerificationNeed.maxOtherPlaces - out.count) { out.append(c.pose.apply(offset)) }
-            if out.count >= VerificationNeed.maxOtherPlaces { break }
+            for c in list.prefix(maxCandidatePlaces - out.count) { out.append(c.pose.apply(offset)) }
+            if out.count >= maxCandidatePlaces { break }
         }
         return out
     }
+
+    /// Bound of `Search.candidatePlaces`.
+    static let maxCandidatePlaces = 2 * VerificationNeed.maxOtherPlaces
 
     /// The verification need to publish this step, if any.
     public var need: VerificationNeed? {
@@ -1048,7 +1054,8 @@ public struct PercMachine: Sendable {
         }
         var others: [Vec2] = []
         if check.kind == .identify, case .onSurface(let s) = state {
-            others = s.candidatePlaces.filter { p in !hyps.contains { $0.sensorPosition.distance(to: p) < 1 } }
+            others = Array(s.candidatePlaces.lazy.filter { p in !hyps.contains { $0.sensorPosition.distance(to: p) < 1 } }
+                .prefix(VerificationNeed.maxOtherPlaces))
         }
         return VerificationNeed(tangible: definition.id, request: check.request, kind: check.kind, hypotheses: hyps,
                                 footprint: definition.footprint, velocity: check.velocity, isMoving: check.isMoving,

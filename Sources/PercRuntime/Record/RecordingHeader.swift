@@ -23,31 +23,24 @@ public struct RecordingHeader: Codable, Hashable, Sendable {
     /// and diagnose step the same core. Absent in `record` files (no core ran) and in
     /// recordings made before these keys existed: readers then use the defaults and say so.
     public var engine: EngineConfig? {
-        get { settings.engine }
-        set { settings = Settings(engine: newValue, lightChecks: settings.lightChecks) }
+        get { engineBox.value }
+        set { engineBox = SharedConstant(newValue) }
     }
     public var lightChecks: LightCheckConfig? {
-        get { settings.lightChecks }
-        set { settings = Settings(engine: settings.engine, lightChecks: newValue) }
+        get { lightChecksBox.value }
+        set { lightChecksBox = SharedConstant(newValue) }
     }
-    /// The two settings behind one reference, so a header (and a `RecordingFile`) is a few
+    /// The settings behind one reference each, so a header (and a `RecordingFile`) is a few
     /// words, not the settings' hundreds of bytes: Swift 6.3.1 debug builds crashed copying a
     /// `RecordingFile` inside async functions each time the settings grew (`diagnose --from`,
     /// `DemoCalibrationRecordTests`: "Bad pointer dereference" in an outlined copy).
-    private var settings: Settings
-
-    private final class Settings: Hashable, Sendable {
-        let engine: EngineConfig?
-        let lightChecks: LightCheckConfig?
-        init(engine: EngineConfig?, lightChecks: LightCheckConfig?) { self.engine = engine; self.lightChecks = lightChecks }
-        static func == (a: Settings, b: Settings) -> Bool { a.engine == b.engine && a.lightChecks == b.lightChecks }
-        func hash(into h: inout Hasher) { h.combine(engine); h.combine(lightChecks) }
-    }
+    private var engineBox: SharedConstant<EngineConfig?>
+    private var lightChecksBox: SharedConstant<LightCheckConfig?>
 
     public init(writer: String, surface: Vec2?, clock: String = "fixed", rateHz: Double = 120, sources: [String] = [],
                 engine: EngineConfig? = nil, lightChecks: LightCheckConfig? = nil) {
         self.writer = writer; self.surface = surface; self.clock = clock; self.rateHz = rateHz; self.sources = sources
-        settings = Settings(engine: engine, lightChecks: lightChecks)
+        engineBox = SharedConstant(engine); lightChecksBox = SharedConstant(lightChecks)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -63,8 +56,8 @@ public struct RecordingHeader: Codable, Hashable, Sendable {
         clock = try c.decode(String.self, forKey: .clock)
         rateHz = try c.decode(Double.self, forKey: .rateHz)
         sources = try c.decode([String].self, forKey: .sources)
-        settings = Settings(engine: try c.decodeIfPresent(EngineConfig.self, forKey: .engine),
-                            lightChecks: try c.decodeIfPresent(LightCheckConfig.self, forKey: .lightChecks))
+        engineBox = SharedConstant(try c.decodeIfPresent(EngineConfig.self, forKey: .engine))
+        lightChecksBox = SharedConstant(try c.decodeIfPresent(LightCheckConfig.self, forKey: .lightChecks))
     }
 
     public func encode(to encoder: any Encoder) throws {
