@@ -41,6 +41,19 @@ public struct LatencyModel: Hashable, Sendable, Codable {
 
         public init() {}
 
+        /// The prior deadline of a sensor with a clock on a table whose display refreshes at
+        /// `refreshHz` and whose Bluetooth links have connection interval `bleInterval`: a
+        /// sensor answers 1–4 display frames after a patch shows (HARDWARE-MODEL.md), its
+        /// notification waits up to one connection interval, and the host stack and a margin
+        /// add `clockPriorAllowance` (60 Hz and 30 ms give `clockPriorDeadline`'s 0.11 s).
+        /// docs/lightcheck.md "The table's display and links".
+        public static func clockPriorDeadline(refreshHz: Double, bleInterval: Seconds) -> Seconds {
+            4 / refreshHz + bleInterval + clockPriorAllowance
+        }
+
+        /// Host stack and margin in `clockPriorDeadline(refreshHz:bleInterval:)`: 13.3 ms.
+        public static let clockPriorAllowance: Seconds = 0.11 - 4.0 / 60 - 0.03
+
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             let d = Settings()

@@ -59,11 +59,53 @@ struct AccuracyBench: ParsableCommand {
     @Flag(help: "Let fingers land and slide under a PERC's footprint and off the surface, as the cases did before 2026-11-28 (no real finger does; the same seed gives the same PERCs either way): for comparing with older figures.")
     var fingersAnywhere = false
 
+    @Option(name: .customLong("hardware"), parsing: .singleValue,
+            help: ArgumentHelp("Change one setting of the simulator's hardware model (HARDWARE-MODEL.md), e.g. displayFrameRate=120 or bleConnectionInterval=0.0075 (seconds); repeat for more. The light-check scheduler is configured for the table as `serve` is with light_checks.display_refresh_hz and ble_interval_ms set to the model's displayFrameRate and bleConnectionInterval.", valueName: "key=value"))
+    var hardware: [String] = []
+
     @Option(help: "Play only the case with this index and print PERC 1's events against the truth, the overlay while any patch shows (each patch: tangible:purpose:colour, its centre's distance from the true sensor and its radius), another PERC's light flips, state changes and checks (marked [PERC 2]), and where each finger touched (from its centre and its nearest marker).")
     var show: Int?
 
     func validate() throws {
         guard cases >= 1 else { throw ValidationError("--cases must be at least 1") }
+        _ = try hardwareSettings()
+    }
+
+    /// The `--hardware` settings, checked against the model (names and ranges).
+    func hardwareSettings() throws -> (overrides: HardwareOverrides, model: HardwareModel) {
+        var values: [String: HardwareOverrides.Value] = [:]
+        for item in hardware {
+            let parts = item.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw ValidationError("--hardware \"\(item.prefix(80))\": expected key=value, e.g. displayFrameRate=120")
+            }
+            guard HardwareModel.CodingKeys(stringValue: parts[0]) != nil else {
+                throw ValidationError("--hardware: unknown setting \"\(parts[0].prefix(80))\"; the settings are: "
+                                      + HardwareModel.CodingKeys.allCases.map(\.stringValue).joined(separator: ", "))
+            }
+            let numbers = parts[1].split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard !numbers.isEmpty, numbers.allSatisfy({ $0?.isFinite == true }) else {
+                throw ValidationError("--hardware \(parts[0]): \"\(parts[1].prefix(80))\" is not a number (a list of numbers is separated by commas)")
+            }
+            let ds = numbers.map { $0! }
+            values[parts[0]] = ds.count == 1 && parts[1].firstIndex(of: ",") == nil ? .number(ds[0]) : .numbers(ds)
+        }
+        let overrides = HardwareOverrides(values)
+        do {
+            return (overrides, try overrides.applied(to: HardwareModel()))
+        } catch DecodingError.dataCorrupted(let context) {
+            throw ValidationError("--hardware: \(context.debugDescription) (HARDWARE-MODEL.md)")
+        } catch {
+            throw ValidationError("--hardware: \(error)")
+        }
+    }
+
+    /// The scheduler's settings for the table: its display and links as `serve` is told them.
+    static func lightCheckConfig(for model: HardwareModel) -> LightCheckConfig {
+        var c = LightCheckConfig()
+        c.latency.clockPriorDeadline = LatencyModel.Settings.clockPriorDeadline(refreshHz: model.displayFrameRate,
+                                                                                bleInterval: model.bleConnectionInterval)
+        return c
     }
 
     private enum Verdict { case correct, unresolved, wrongTrace, missed }
@@ -128,12 +170,15 @@ struct AccuracyBench: ParsableCommand {
         #endif
         var settings = PlacementGenerator.Settings()
         settings.fingersOnGlassOnly = !fingersAnywhere
+        let table = try hardwareSettings()
+        settings.hardware = table.overrides
+        let lightChecks = Self.lightCheckConfig(for: table.model)
         var generator = PlacementGenerator(seed: seed, settings: settings)
         if let show {
             var c = generator.next()
             while c.index < show { c = generator.next() }
             var cold = LatencyModel()
-            let r = play(c, latency: &cold, log: true)
+            let r = play(c, lightChecks: lightChecks, latency: &cold, log: true)
             print("case \(show): \(r.verdict), recognised after \(r.recognisedAfter.map { "\($0)" } ?? "-"), marker touches at placement: \(r.touches)"
                   + (r.verdict == .missed ? ", missed: \(r.cause.rawValue)" : "")
                   + (r.otherWrong ? "; another PERC of the case was tracked on a trace not its own" : ""))
@@ -144,9 +189,9 @@ struct AccuracyBench: ParsableCommand {
         var latency1 = LatencyModel()
         for _ in 0..<cases {
             let c = generator.next()
-            tally.add(c, play(c, latency: &latency1))
+            tally.add(c, play(c, lightChecks: lightChecks, latency: &latency1))
         }
-        tally.summary(checker: checker, noDisplay: noDisplay, warmLatency: warmLatency)
+        tally.summary(checker: checker, noDisplay: noDisplay, warmLatency: warmLatency, hardware: table.overrides)
     }
 
     /// What the cases add up to, and the summary printed from it.
@@ -260,9 +305,16 @@ struct AccuracyBench: ParsableCommand {
         }
 
         /// Prints the summary.
-        func summary(checker: Checker, noDisplay: Bool, warmLatency: Bool) {
+        func summary(checker: Checker, noDisplay: Bool, warmLatency: Bool, hardware: HardwareOverrides) {
             func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
-            print("bench accuracy: \(cases) placements, seed \(seed), full hardware model, "
+            let model = hardware.values.isEmpty ? "full hardware model"
+                : "full hardware model but " + hardware.values.keys.sorted().map { k -> String in
+                    switch hardware.values[k]! {
+                    case .number(let d): return "\(k) = \(d)"
+                    case .numbers(let ds): return "\(k) = \(ds.map { "\($0)" }.joined(separator: ","))"
+                    }
+                }.joined(separator: ", ")
+            print("bench accuracy: \(cases) placements, seed \(seed), \(model), "
                   + (noDisplay ? "no display (no light check can run)" : "light checks by \(checker.rawValue) in the simulator")
                   + (warmLatency ? ", PERC 1's learned latency carried from case to case" : ""))
             print("correct      \(pct(counts["correct"] ?? 0))")
@@ -350,12 +402,12 @@ struct AccuracyBench: ParsableCommand {
     }
 
     /// Plays one case (with PERC 1's latency model carried in and out under --warm-latency).
-    private func play(_ c: PlacementGenerator.Case, latency: inout LatencyModel, log: Bool = false) -> CaseResult {
+    private func play(_ c: PlacementGenerator.Case, lightChecks: LightCheckConfig, latency: inout LatencyModel, log: Bool = false) -> CaseResult {
         switch checker {
         case .sequential:
             return play(c, planner: SequentialLightChecker(), latency: &latency, log: log)
         case .lightcheck:
-            var scheduler = LightCheckScheduler()
+            var scheduler = LightCheckScheduler(config: lightChecks)
             if warmLatency { scheduler.setLatencyModel(latency, for: c.tangible) }
             return play(c, planner: scheduler, latency: &latency, log: log)
         }

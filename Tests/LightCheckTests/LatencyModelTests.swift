@@ -11,6 +11,15 @@ import Testing
         #expect(m.expectedLatency(s) == s.priorMean)
     }
 
+    /// The clock prior from the table's display and links: 4 frames + one connection interval
+    /// + 13.3 ms; 60 Hz and 30 ms give the default.
+    @Test func theClockPriorFollowsTheDisplayAndTheLink() {
+        #expect(abs(LatencyModel.Settings.clockPriorDeadline(refreshHz: 60, bleInterval: 0.03) - s.clockPriorDeadline) < 1e-12)
+        let fast = LatencyModel.Settings.clockPriorDeadline(refreshHz: 120, bleInterval: 0.0075)
+        #expect(abs(fast - 0.054) < 0.0005, "\(fast)")
+        #expect(LatencyModel.Settings.clockPriorDeadline(refreshHz: 144, bleInterval: 0.03) < s.clockPriorDeadline)
+    }
+
     @Test func aQuickSensorGetsShorterDeadlines() {
         var m = LatencyModel()
         for i in 0..<40 { m.record(0.02 + 0.0005 * Double(i % 10), settings: s) }

@@ -29,6 +29,13 @@ struct ConfigCheckCommand: ParsableCommand {
             print("  inputs: \(c.inputs.isEmpty ? "none" : c.inputs.map(\.summary).joined(separator: ", "))")
             print("  tuio: \(c.tuio.enabled ? "\(c.tuio.versions.rawValue) to \(c.tuio.targets.map(\.description).joined(separator: ", "))" : "off")")
             print("  http: \(c.http.enabled ? "\(c.http.bind)\(c.http.token.isEmpty ? "" : " (token required)")" : "off")")
+            if c.lightChecks.enabled {
+                let deadline = c.lightCheckConfig.latency.clockPriorDeadline * 1000
+                print(String(format: "  light checks: display %.0f Hz, BLE interval %.1f ms: a round ends silent after %.0f ms (sensors with a clock, until their latency is learned)",
+                             c.lightChecks.displayRefreshHz, c.lightChecks.bleIntervalMS, deadline))
+            } else {
+                print("  light checks: off")
+            }
             print("  control: \(c.control.enabled ? "D-Bus \(c.control.bus) bus" : "off"), registry \(c.registry.path)")
         } catch let e as ConfigError {
             guard FileManager.default.isReadableFile(atPath: file) else {

@@ -79,6 +79,8 @@ public enum ConfigSchema {
             .number("max_check_speed_mm_per_s", \.lightChecks.maxCheckSpeedMMPerS, 0...2000, "mm/s"),
             .number("stationary_interval_ms", \.lightChecks.stationaryIntervalMS, 100...60000, "ms"),
             .wholeNumber("max_failed_stationary", \.lightChecks.maxFailedStationary, 1...20, "checks"),
+            .number("display_refresh_hz", \.lightChecks.displayRefreshHz, 24...500, "Hz"),
+            .number("ble_interval_ms", \.lightChecks.bleIntervalMS, 7.5...400, "ms"),
         ]),
         ConfigSection("registry", [
             .text("path", \.registry.path, allowed: "an absolute file path") { $0.hasPrefix("/") ? nil : "\"\($0)\" is not absolute" },

@@ -126,6 +126,11 @@ public struct ServiceConfig: Hashable, Sendable {
         var maxCheckSpeedMMPerS = 120.0
         public var stationaryIntervalMS = 2000.0
         public var maxFailedStationary = 3
+        /// The table's display refresh rate and its PERC links' BLE connection interval: a
+        /// light sensor with a clock is given 4 frames + one interval + 13 ms to answer
+        /// before anything is learned (`LatencyModel.Settings.clockPriorDeadline`).
+        public var displayRefreshHz = 60.0
+        public var bleIntervalMS = 30.0
     }
 
     public struct Registry: Hashable, Sendable {

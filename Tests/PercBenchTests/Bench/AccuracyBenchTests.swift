@@ -211,5 +211,34 @@ import PercTestSupport
         #expect(none.status != 0 && none.stderr.contains("--cases must be at least 1"), "\(none.stderr)")
         let seed = try CLI.run(["bench", "accuracy", "--seed", "-3"])
         #expect(seed.status != 0 && !seed.stderr.isEmpty, "\(seed.stderr)")
+        for (arg, says) in [("nope=1", "unknown setting \"nope\"; the settings are: touchSampleRate"),
+                            ("displayFrameRate", "expected key=value"),
+                            ("displayFrameRate=fast", "\"fast\" is not a number"),
+                            ("displayFrameRate=0", "displayFrameRate must be above 0")] {
+            let bad = try CLI.run(["bench", "accuracy", "--cases", "1", "--hardware", arg])
+            #expect(bad.status != 0 && bad.stderr.contains(says), "\(arg): \(bad.stderr)")
+            #expect(!bad.stdout.contains("bench accuracy:"), "nothing is played: \(bad.stdout)")
+        }
+    }
+
+    /// The p95 line of a run.
+    func p95(_ out: String) -> Double? {
+        guard let line = out.split(separator: "\n").first(where: { $0.hasPrefix("field-on → recognised: ") }),
+              let r = line.range(of: "p95 ") else { return nil }
+        return Double(line[r.upperBound...].prefix(while: { $0.isNumber }))
+    }
+
+    /// `--hardware` changes the simulated table and the scheduler is set up for it as `serve`
+    /// is (light_checks.display_refresh_hz): on a 120 Hz display the sensor answers sooner
+    /// and a silent round ends sooner, so the same placements are recognised sooner.
+    @Test func aFasterDisplayIsMeasured() throws {
+        let base = try CLI.run(["bench", "accuracy", "--cases", "300", "--seed", "2"])
+        let fast = try CLI.run(["bench", "accuracy", "--cases", "300", "--seed", "2", "--hardware", "displayFrameRate=120"])
+        #expect(base.status == 0 && fast.status == 0, "\(base.stderr)\n\(fast.stderr)")
+        #expect(fast.stdout.contains("full hardware model but displayFrameRate = 120.0,"), "\(fast.stdout)")
+        #expect(base.stdout.contains("seed 2, full hardware model, light checks"), "\(base.stdout)")
+        let (b, f) = (try #require(p95(base.stdout)), try #require(p95(fast.stdout)))
+        #expect(f < b - 20, "p95 \(b) ms at 60 Hz, \(f) ms at 120 Hz")
+        #expect(counts(fast.stdout)["wrong-trace"] == 0, "\(fast.stdout)")
     }
 }

@@ -1,5 +1,6 @@
 // A serve run with define → calibration start → forget (cancel) through the control API replays frame for frame.
 import Foundation
+import LightCheck
 import MTKTangibles
 import Testing
 @testable import PercRuntime
@@ -22,7 +23,7 @@ import PercTestSupport
         let bus = try PrivateBus()
         defer { bus.stop() }
         let setup = ServeProcess.Setup(registry: tmp.path("tangibles.json"), bus: bus.address, touches: tmp.path("touches.events"))
-        let serve = try ServeProcess(dir: tmp.url, config: setup.toml + "[light_checks]\npatch_radius_mm = 6\n",
+        let serve = try ServeProcess(dir: tmp.url, config: setup.toml + "[light_checks]\npatch_radius_mm = 6\ndisplay_refresh_hz = 144\n",
                                      arguments: ["--record", recording, "--control-bus", bus.address])
         try await serve.waitForControlAPI(on: bus.address)
         let address = bus.address
@@ -40,6 +41,8 @@ import PercTestSupport
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         let file = try RecordingFile.read(path: recording)
         #expect(file.header.lightChecks?.patchRadius == 6 && file.header.engine != nil)
+        let deadline = try #require(file.header.lightChecks?.latency.clockPriorDeadline)
+        #expect(abs(deadline - (4.0 / 144 + 0.03 + LatencyModel.Settings.clockPriorAllowance)) < 1e-9, "the config's display: \(deadline)")
         #expect(file.schedulerCommands.map(\.action) == [.start, .cancel], "\(file.schedulerCommands)")
         let report = try await replayMatchesEveryFrame(recording, minFrames: 50)
         #expect(report["calibrations"] as? Int == 2)

@@ -67,6 +67,26 @@ import PercTestSupport
         #expect(try ConfigLoader.parse(text: "", file: "x.toml").engineConfig.turnJitter == 0.7, "absent: the default")
     }
 
+    /// The table's display and links set how long a silent light-check round lasts before a
+    /// sensor's latency is learned: 4 frames + one connection interval + 13.3 ms.
+    @Test func theDisplayAndLinksReachTheScheduler() async throws {
+        let parsed = try ConfigLoader.parse(text: "[light_checks]\ndisplay_refresh_hz = 120\nble_interval_ms = 7.5\n", file: "x.toml")
+        #expect(abs(parsed.lightCheckConfig.latency.clockPriorDeadline - (4.0 / 120 + 0.0075 + 0.0133333)) < 1e-6)
+        let defaults = try ConfigLoader.parse(text: "", file: "x.toml").lightCheckConfig.latency
+        #expect(abs(defaults.clockPriorDeadline - 0.11) < 1e-12, "60 Hz and 30 ms: the measured 0.11 s")
+        #expect(defaults.priorDeadline == 0.15, "a sensor without a clock keeps its prior")
+
+        let r = try await check("[light_checks]\ndisplay_refresh_hz = 120\nble_interval_ms = 7.5\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("light checks: display 120 Hz, BLE interval 7.5 ms: a round ends silent after 54 ms"), "\(r.stdout)")
+        let off = try await check("[light_checks]\nenabled = false\n")
+        #expect(off.stdout.contains("light checks: off"), "\(off.stdout)")
+        let bad = try await check("[light_checks]\ndisplay_refresh_hz = 0\nble_interval_ms = 2\n")
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains(":2: light_checks.display_refresh_hz: 0.0 is out of range; allowed: 24.0 to 500.0 Hz"), "\(bad.stderr)")
+        #expect(bad.stderr.contains(":3: light_checks.ble_interval_ms: 2.0 is out of range; allowed: 7.5 to 400.0 ms"), "\(bad.stderr)")
+    }
+
     @Test func unknownKeyListsTheKnownOnes() async throws {
         let r = try await check("[clock]\nrate_hz = 60\nrate = 60\n")
         #expect(r.status == 78)
