@@ -112,6 +112,14 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// hypotheses, as an answer (`bench accuracy --seed 1 --show 6493` under a trial).
     /// Recordings made before this setting existed read it as off.
     public var explainOtherPlaces = true
+    /// A hypothesis is confirmed only after an answer that told it apart from the hypotheses
+    /// that joined the check after it began and were probed with it (a flipped round that
+    /// probed it and none of them): a newcomer takes only a share of "none" (a few % while no
+    /// round has ended), so one answer on a probe set shared with newcomers and one missed
+    /// answer on the newcomers could confirm it. Before, `bench accuracy --seed 1 --hardware
+    /// bleConnectionInterval=0.0075 --show 6964` confirmed the other PERC's pair that way.
+    /// Recordings made before this setting existed read it as off.
+    public var toldApartFromNewcomers = true
     /// The weight of the other check's hypotheses under its patch from which the place
     /// counts as occupied (`occupiedPlaces`).
     public var occupiedWeight: Double = 0.9
@@ -203,6 +211,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         evidenceByPlace = try v(.evidenceByPlace, false)
         occupiedPlaces = try v(.occupiedPlaces, false)
         explainOtherPlaces = try v(.explainOtherPlaces, false)
+        toldApartFromNewcomers = try v(.toldApartFromNewcomers, false)
         occupiedWeight = try v(.occupiedWeight, d.occupiedWeight)
         confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
         rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)

@@ -55,6 +55,10 @@ struct VerificationCheck: Sendable {
     /// place occupied, `LightCheckConfig.occupiedPlaces`).
     private(set) var cleanAnswerSets: [Set<Int>] = []
     private(set) var departedLive: Set<Int> = []
+    /// The hypotheses offered when the check began, and those that joined later (for
+    /// `toldApartFromNewcomers`).
+    private let firstOffered: Set<Int>
+    private(set) var newcomers: Set<Int> = []
     /// Stable patch id per hypothesis id, so a candidate keeps its patch across rounds.
     var patchIDs: [Int: Int] = [:]
     /// Whether the last tick had to assume the presentation (no report came in time).
@@ -72,6 +76,7 @@ struct VerificationCheck: Sendable {
         self.need = need
         let prior = need.kind == .stationary ? config.stationaryPriorMoved : config.priorNoneCorrect
         belief = CandidateBelief(ids: need.hypotheses.map(\.id), priorNone: prior)
+        firstOffered = Set(need.hypotheses.map(\.id))
     }
 
     /// The engine's latest view of the need (positions move, hypotheses come and go).
@@ -92,6 +97,7 @@ struct VerificationCheck: Sendable {
             if belief.weight(of: h.id) >= 1e-3 { departedLive.insert(h.id) }
         }
         for id in ids { departedPositions[id] = nil; departedLive.remove(id) }
+        newcomers.formUnion(ids.subtracting(firstOffered))
         need = newNeed
         belief.sync(to: newNeed.hypotheses.map(\.id))
     }
@@ -251,6 +257,10 @@ struct VerificationCheck: Sendable {
                 // answers must have told it apart from them (not probed with them).
                 if !stationary, config.toldApartFromDeparted, !departedLive.isEmpty,
                    !answerSets.contains(where: { $0.contains(cluster.ids[0]) && $0.isDisjoint(with: departedLive) }) { continue }
+                // Its answers came on probe sets shared with newcomers, which weigh little
+                // for being new: one of its answers must have left them out.
+                if !stationary, config.toldApartFromNewcomers, !newcomers.isEmpty,
+                   !answerSets.contains(where: { $0.contains(cluster.ids[0]) && $0.isDisjoint(with: newcomers.subtracting([cluster.ids[0]])) }) { continue }
                 return .confirmed(hypothesis: cluster.ids[0])
             }
         }

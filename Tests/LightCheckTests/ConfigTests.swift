@@ -18,6 +18,7 @@ import Testing
         expected.evidenceByPlace = false
         expected.occupiedPlaces = false
         expected.explainOtherPlaces = false
+        expected.toldApartFromNewcomers = false
         expected.locateMemory = 0
         expected.sensorClock = false
         #expect(try decode("{}") == expected)

@@ -93,9 +93,10 @@ import LightCheck
     /// The cases as they were drawn when these regressions were found: fingers could land or
     /// slide under a PERC (`fingersOnGlassOnly` off), which some of them depend on.
     /// `today`: as `bench accuracy` draws them now (fingers on the glass only).
-    func placement(seed: UInt64, index: Int, today: Bool = false) -> PlacementGenerator.Case {
+    func placement(seed: UInt64, index: Int, today: Bool = false, hardware: HardwareOverrides = HardwareOverrides()) -> PlacementGenerator.Case {
         var settings = PlacementGenerator.Settings()
         settings.fingersOnGlassOnly = today
+        settings.hardware = hardware
         var g = PlacementGenerator(seed: seed, settings: settings)
         var c = g.next()
         while c.index < index { c = g.next() }
@@ -368,6 +369,28 @@ import LightCheck
         #expect(before.wrong && before.taken == .windowGuess)
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
         #expect(old.guessMaxResidual == EngineConfig.never && EngineConfig().guessMaxResidual == 2)
+    }
+
+    /// Seed 1, case 6964 on a table with 7.5 ms links (`bench accuracy --hardware
+    /// bleConnectionInterval=0.0075`, the scheduler's deadline set for them): PERC 1's check
+    /// began on PERC 2's pair (two hypotheses, ~285 mm away); its own pair joined before any
+    /// round of it ran and took only a share of "none" (2.4% each against 47.5%). The first
+    /// round probed PERC 2's pair and both newcomers and was answered; the second probed the
+    /// newcomers, and the sensor missed it: PERC 2's pair held 0.995 and was confirmed. With
+    /// `toldApartFromNewcomers` it needs an answer of its own without them, and the PERC ends
+    /// on its own traces. A recording made before the setting reads it as off.
+    @Test("a hypothesis answered only together with newcomers is not confirmed")
+    func newcomersAreToldApart() throws {
+        let c = placement(seed: 1, index: 6964, today: true, hardware: HardwareOverrides(["bleConnectionInterval": .number(0.0075)]))
+        var lightChecks = LightCheckConfig()
+        lightChecks.latency.clockPriorDeadline = LatencyModel.Settings.clockPriorDeadline(refreshHz: 60, bleInterval: 0.0075)
+        let r = try play(c, lightChecks: lightChecks)
+        #expect(!r.wrong && r.correct)
+        lightChecks.toldApartFromNewcomers = false
+        let before = try play(c, lightChecks: lightChecks)
+        #expect(before.wrong && before.taken == .lightConfirmed)
+        let old = try JSONDecoder().decode(LightCheckConfig.self, from: Data("{}".utf8))
+        #expect(!old.toldApartFromNewcomers && LightCheckConfig().toldApartFromNewcomers)
     }
 
     /// Seed 1, case 7259: a finger came to rest beside marker 1 within the tolerance, so two
