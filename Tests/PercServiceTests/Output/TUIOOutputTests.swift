@@ -86,7 +86,7 @@ import PercTestSupport
         let report = try await offPool { peersOut.fileHandleForReading.readDataToEndOfFile() }
         let dumped = try await offPool { String(decoding: dumpOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
 
-        let r = try #require(try JSONSerialization.jsonObject(with: report) as? [String: Any])
+        let r = try TUIOPeers.report(report)
         #expect((r["violations"] as? [String])?.isEmpty == true, "\(r["violations"] ?? "")")
         // ~550 frames at 120 Hz on an idle machine; far fewer when the machine is loaded.
         #expect((r["bundles11"] as? Int ?? 0) > 100)

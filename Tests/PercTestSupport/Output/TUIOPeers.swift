@@ -33,7 +33,10 @@ while not stop[0] and time.time() < end:
         continue
     if data == b"STOP":
         break
-    msgs = [m.message for m in OscPacket(data).messages]
+    try:
+        msgs = [m.message for m in OscPacket(data).messages]
+    except Exception as e:
+        bad(f"not an OSC packet ({len(data)} bytes): {e!r}"); continue
     addrs = {m.address for m in msgs}
     if all(a.startswith("/tuio/") for a in addrs):
         if len(addrs) != 1: bad(f"mixed profiles in one bundle: {addrs}"); continue
@@ -53,9 +56,16 @@ while not stop[0] and time.time() < end:
         report["bundles20"] += 1
         if msgs[0].address != "/tuio2/frm" or msgs[-1].address != "/tuio2/alv": bad(f"2.0 order {[m.address for m in msgs]}")
         report["frm_last"] = msgs[0].params[0]
-report["objects"] = [{"session": o.session_id, "class": o.class_id, "x": o.position[0], "y": o.position[1], "angle": o.angle}
-                     for o in client.objects]
-report["cursors"] = [{"session": c.session_id, "x": c.position[0], "y": c.position[1]} for c in client.cursors]
+# The client's thread may still be updating its lists: copy them, again if they changed under us.
+for attempt in range(20):
+    try:
+        report["objects"] = [{"session": o.session_id, "class": o.class_id, "x": o.position[0], "y": o.position[1], "angle": o.angle}
+                             for o in list(client.objects)]
+        report["cursors"] = [{"session": c.session_id, "x": c.position[0], "y": c.position[1]} for c in list(client.cursors)]
+        break
+    except Exception as e:
+        report["copy_error"] = repr(e)
+        time.sleep(0.01)
 os.write(report_fd, (json.dumps(report) + "\n").encode())
 os._exit(0)  # the client's server thread would keep the interpreter alive
 """#
@@ -68,9 +78,20 @@ os._exit(0)  # the client's server thread would keep the interpreter alive
         p.arguments = [file.path, String(tuioPort), String(rawPort), String(seconds)]
         let out = Pipe()
         p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
+        p.standardError = out  // a crash's traceback ends up in the failure message (`report(_:)`)
         try p.run()
         return (p, out)
+    }
+
+    /// The peers' JSON summary: the last line of their output that is a JSON object; when there
+    /// is none (the script died), an error that carries what it printed.
+    public static func report(_ output: Data) throws -> [String: Any] {
+        let text = String(decoding: output, as: UTF8.self)
+        for line in text.split(separator: "\n").reversed() where line.hasPrefix("{") {
+            if let r = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { return r }
+        }
+        struct NoReport: Error, CustomStringConvertible { let description: String }
+        throw NoReport(description: "the TUIO peers printed no report; their output: \(text.suffix(3000))")
     }
 
     /// Tells the peers script to stop and report (SIGTERM may be ignored under the test runner).
