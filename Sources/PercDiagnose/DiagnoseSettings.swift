@@ -26,6 +26,10 @@ public struct DiagnoseSettings: Codable, Hashable, Sendable {
     var windowDeadbandMs = 20
     /// Fewest exposures before a stationary-failure limit is suggested.
     var minExposuresForSuggestion = 30
+    /// Fewest notifications with a device time before a connection interval is suggested, and
+    /// how close (ms) to the configured one a suggestion keeps it.
+    var minNotificationsForSuggestion = 200
+    var intervalDeadbandMs = 2
     /// The engine's configured window (ms), to say how many onsets fall inside it.
     var configuredWindow: Seconds = 0.2
     /// The frame period (s): the engine compares frame times, so a suggested window adds one.

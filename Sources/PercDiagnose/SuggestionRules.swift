@@ -6,10 +6,12 @@ import PercRuntime
 public enum SuggestionRules {
     static let windowKey = "recognition.time_window_ms"
     static let failuresKey = "light_checks.max_failed_stationary"
+    static let intervalKey = "light_checks.ble_interval_ms"
 
     /// Settings the report has enough evidence for. `currentWindowMs` and `currentFailures`
     /// are the values in effect (config or defaults).
-    public static func suggest(_ r: DiagnoseReport, settings: DiagnoseSettings, currentWindowMs: Int, currentFailures: Int) -> [SettingSuggestion] {
+    public static func suggest(_ r: DiagnoseReport, settings: DiagnoseSettings, currentWindowMs: Int, currentFailures: Int,
+                               currentIntervalMs: Int = 30) -> [SettingSuggestion] {
         var out: [SettingSuggestion] = []
         // The window is per surface: pool every PERC's onsets.
         let onsets = SignedDistribution(r.tangibles.flatMap(\.field.onsetOffsetsMs.samples))
@@ -41,6 +43,19 @@ public enum SuggestionRules {
                 "light sensors missed \(misses) of \(decided) colour changes (\(String(format: "%.1f", Double(misses) / Double(decided) * 100))%); "
                 + "at \(Int(checksPerHour)) stationary checks per resting hour, \(value) misses in a row by chance alone happen "
                 + String(format: "%.3g", pow(p, Double(value)) * checksPerHour) + " times per hour"))
+        }
+        // A notification waits up to one connection interval for its connection event: the
+        // spread of the delays above the fastest one (PERC GATT v1 device time) is the links'
+        // interval, which sets how long a silent light-check round lasts (docs/lightcheck.md).
+        let links = r.tangibles.compactMap(\.link.latencyAboveFastest)
+        let timed = links.reduce(0) { $0 + $1.count }
+        if timed >= settings.minNotificationsForSuggestion, let worst = links.map(\.p99Ms).max() {
+            var value = Int(worst.rounded(.up))
+            if abs(value - currentIntervalMs) <= settings.intervalDeadbandMs { value = currentIntervalMs }
+            out.append(SettingSuggestion(key: intervalKey, value: value.clamped(to: bounds(intervalKey)), current: currentIntervalMs, evidence:
+                "\(timed) notifications of \(links.count) PERC\(links.count == 1 ? "" : "s") came up to \(String(format: "%.1f", worst)) ms (99%) "
+                + "later than the fastest: the wait for the links' connection interval; a light-check round with no answer "
+                + "lasts 4 display frames + this + 13 ms"))
         }
         return out
     }

@@ -104,7 +104,8 @@ struct DiagnoseCommand: AsyncParsableCommand {
         let windowMs = serviceConfig != nil ? Int(current.recognition.timeWindowMS)
             : Int(report.tangibles.first?.field.configuredWindowMs ?? current.recognition.timeWindowMS)
         let suggestions = SuggestionRules.suggest(report, settings: settings, currentWindowMs: windowMs,
-                                                  currentFailures: current.lightChecks.maxFailedStationary)
+                                                  currentFailures: current.lightChecks.maxFailedStationary,
+                                                  currentIntervalMs: Int(current.lightChecks.bleIntervalMS.rounded(.up)))
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys]

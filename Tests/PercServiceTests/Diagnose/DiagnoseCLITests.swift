@@ -80,6 +80,28 @@ import PercTestSupport
 
     /// `diagnose --apply` to a config file holding `text`: it fails and leaves the file as it
     /// was. Returns the run (its messages).
+    /// The links' connection interval from the notifications' delays above the fastest (the
+    /// simulated links wait up to 30 ms): kept at the default 30 ms (within 2 ms), raised in
+    /// a config that says 7.5 ms, so a silent light-check round is not cut short.
+    @Test func theLinksIntervalIsSuggestedFromTheNotificationDelays() async throws {
+        try await DiagnoseFixture.withRecording { dir, file in
+            let p99 = try #require(DiagnoseFixture.session.report.tangibles.compactMap(\.link.latencyAboveFastest).map(\.p99Ms).max())
+            #expect(p99 > 25 && p99 < 34, "\(p99)")
+            let r = try await offPool { try CLI.run(["diagnose", "--from", file, "--suggest"]) }
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("light_checks.ble_interval_ms = 30"), "\(r.stdout)")
+            #expect(r.stdout.contains("later than the fastest: the wait for the links' connection interval"), "\(r.stdout)")
+
+            let config = dir.appendingPathComponent("percbridge.toml").path
+            try "[light_checks]\nble_interval_ms = 7.5  # what I asked BlueZ for\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let applied = try await offPool { try CLI.run(["diagnose", "--from", file, "--apply", config]) }
+            #expect(applied.status == 0, "\(applied.stderr)")
+            #expect(applied.stdout.contains("light_checks.ble_interval_ms: 8 → \(Int(p99.rounded(.up)))"), "\(applied.stdout)")
+            let parsed = try ConfigLoader.parse(text: try String(contentsOfFile: config, encoding: .utf8), file: config)
+            #expect(parsed.lightChecks.bleIntervalMS == p99.rounded(.up))
+        }
+    }
+
     static func applyRefused(to text: String) async throws -> CLI.Result {
         try await DiagnoseFixture.withRecording { dir, file in
             let config = dir.appendingPathComponent("config.toml").path
