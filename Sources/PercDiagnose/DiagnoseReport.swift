@@ -16,13 +16,15 @@ public struct DiagnoseReport: Codable, Hashable, Sendable {
     public var tangibles: [TangibleDiagnosis]
     /// What the reader should know about the data (settings used for a replay, missing records).
     public var notes: [String] = []
+    /// The display's refresh, from the presented reports (nil: none came).
+    public var display: DisplayFigures?
 
     public init(source: String, duration: Double, frames: Int, badLines: Int, tangibles: [TangibleDiagnosis], notes: [String] = []) {
         self.source = source; self.duration = duration; self.frames = frames; self.badLines = badLines
         self.tangibles = tangibles; self.notes = notes
     }
 
-    private enum CodingKeys: String, CodingKey { case version, source, duration, frames, badLines, tangibles, notes }
+    private enum CodingKeys: String, CodingKey { case version, source, duration, frames, badLines, tangibles, notes, display }
 
     /// Reports of services that predate `notes` still decode.
     public init(from decoder: any Decoder) throws {
@@ -34,6 +36,7 @@ public struct DiagnoseReport: Codable, Hashable, Sendable {
         badLines = try c.decode(Int.self, forKey: .badLines)
         tangibles = try c.decode([TangibleDiagnosis].self, forKey: .tangibles)
         notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
+        display = try c.decodeIfPresent(DisplayFigures.self, forKey: .display)
     }
 }
 

@@ -17,6 +17,8 @@ struct DiagnosticsCollector: Sendable {
     private var contactBegins: [ContactKey: Seconds] = [:]
     /// By tangible id, whether or not it is defined yet (a reading may come first).
     private var rssi: [TangibleID: RSSIAccumulator] = [:]
+    /// The gaps between presented reports (the display's refresh).
+    private var display = DisplayAccumulator()
     private var origin: Seconds?
     private var last: Seconds = 0
     public private(set) var frames = 0
@@ -85,6 +87,7 @@ struct DiagnosticsCollector: Sendable {
         for (t, _, input) in inputs {
             switch input {
             case .presented(let p):
+                display.presented(at: t)
                 guard let overlay = overlays[p.overlayID] else { continue }
                 for id in order where tangibles[id]!.definition.kind == .perc {
                     modify(id) { acc in
@@ -140,7 +143,9 @@ struct DiagnosticsCollector: Sendable {
             if d.kind == .perc, let r = rssi[id] { d.link.rssi = r.report(origin: start, end: last) }
             return d
         }
-        return DiagnoseReport(source: source, duration: max(0, last - start), frames: frames, badLines: badLines,
-                              tangibles: diagnoses, notes: notes)
+        var r = DiagnoseReport(source: source, duration: max(0, last - start), frames: frames, badLines: badLines,
+                               tangibles: diagnoses, notes: notes)
+        r.display = display.report()
+        return r
     }
 }

@@ -8,6 +8,7 @@ public enum ReportTable {
         if r.badLines > 0 { out += ", \(r.badLines) unreadable lines skipped" }
         out += "\n"
         for n in r.notes { out += "note: \(n)\n" }
+        if let d = r.display { out += display(d) + "\n" }
         if r.tangibles.isEmpty { out += "\nNo tangibles are defined in this data: nothing to diagnose.\n" }
         for t in r.tangibles {
             out += "\n\(t.name) (id \(t.id), \(t.kind.rawValue)\(t.profile.map { ", \($0.rawValue)" } ?? ""))\n"
@@ -16,6 +17,17 @@ public enum ReportTable {
             }
         }
         return out
+    }
+
+    static func display(_ d: DisplayFigures) -> String {
+        let share = "\(Int((d.onWholePeriods * 100).rounded()))% on whole periods"
+        guard let hz = d.refreshHz, let ms = d.periodMs else {
+            if d.gaps < DisplayAccumulator.minGaps {
+                return "display: \(d.gaps) gaps between presented reports, \(DisplayAccumulator.minGaps) needed: no refresh rate measured yet"
+            }
+            return "display: presented reports do not follow one refresh period (\(d.gaps) gaps, \(share)): no refresh rate measured"
+        }
+        return "display: overlays presented on a \(fmt(hz, 1)) Hz refresh (\(fmt(ms, 2)) ms; \(d.gaps) gaps between reports, \(share))"
     }
 
     /// A PUC has no link or sensors: only its recognition figures.

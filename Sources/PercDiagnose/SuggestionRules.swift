@@ -7,11 +7,12 @@ public enum SuggestionRules {
     static let windowKey = "recognition.time_window_ms"
     static let failuresKey = "light_checks.max_failed_stationary"
     static let intervalKey = "light_checks.ble_interval_ms"
+    static let refreshKey = "light_checks.display_refresh_hz"
 
     /// Settings the report has enough evidence for. `currentWindowMs` and `currentFailures`
     /// are the values in effect (config or defaults).
     public static func suggest(_ r: DiagnoseReport, settings: DiagnoseSettings, currentWindowMs: Int, currentFailures: Int,
-                               currentIntervalMs: Int = 30) -> [SettingSuggestion] {
+                               currentIntervalMs: Int = 30, currentRefreshHz: Int = 60) -> [SettingSuggestion] {
         var out: [SettingSuggestion] = []
         // The window is per surface: pool every PERC's onsets.
         let onsets = SignedDistribution(r.tangibles.flatMap(\.field.onsetOffsetsMs.samples))
@@ -56,6 +57,14 @@ public enum SuggestionRules {
                 "\(timed) notifications of \(links.count) PERC\(links.count == 1 ? "" : "s") came up to \(String(format: "%.1f", worst)) ms (99%) "
                 + "later than the fastest: the wait for the links' connection interval; a light-check round with no answer "
                 + "lasts 4 display frames + this + 13 ms"))
+        }
+        // Apps report the refresh a frame was shown at: the gaps are whole periods.
+        if let d = r.display, let hz = d.refreshHz {
+            var value = Int(hz.rounded())
+            if abs(value - currentRefreshHz) <= 1 { value = currentRefreshHz }
+            out.append(SettingSuggestion(key: refreshKey, value: value.clamped(to: bounds(refreshKey)), current: currentRefreshHz, evidence:
+                "\(d.gaps) gaps between presented overlays, \(Int((d.onWholePeriods * 100).rounded()))% of them whole periods of "
+                + "\(String(format: "%.2f", d.periodMs ?? 0)) ms: a light sensor answers 1–4 of them after a patch shows"))
         }
         return out
     }

@@ -105,7 +105,8 @@ struct DiagnoseCommand: AsyncParsableCommand {
             : Int(report.tangibles.first?.field.configuredWindowMs ?? current.recognition.timeWindowMS)
         let suggestions = SuggestionRules.suggest(report, settings: settings, currentWindowMs: windowMs,
                                                   currentFailures: current.lightChecks.maxFailedStationary,
-                                                  currentIntervalMs: Int(current.lightChecks.bleIntervalMS.rounded(.up)))
+                                                  currentIntervalMs: Int(current.lightChecks.bleIntervalMS.rounded(.up)),
+                                                  currentRefreshHz: Int(current.lightChecks.displayRefreshHz.rounded()))
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys]

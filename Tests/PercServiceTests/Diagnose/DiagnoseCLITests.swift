@@ -102,6 +102,31 @@ import PercTestSupport
         }
     }
 
+    /// The display's refresh from the gaps between presented reports: the fixture's simulated
+    /// display refreshes at 60 Hz (kept); a session on a 120 Hz display gets 120 written.
+    @Test func theDisplayRefreshIsMeasuredFromThePresentedReports() async throws {
+        try await DiagnoseFixture.withRecording { dir, file in
+            let r = try await offPool { try CLI.run(["diagnose", "--from", file, "--suggest"]) }
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("display: overlays presented on a 60.0 Hz refresh (16.67 ms;"), "\(r.stdout)")
+            #expect(r.stdout.contains("light_checks.display_refresh_hz = 60"), "\(r.stdout)")
+        }
+        let fast = SimulatedSession.run(seed: 5, duration: 120) { m in m.displayFrameRate = 120 }
+        let dir = try DiagnoseFixture.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("fast.jsonl").path
+        try fast.recordingText().write(toFile: file, atomically: true, encoding: .utf8)
+        let config = dir.appendingPathComponent("percbridge.toml").path
+        try "[surface]\nwidth_mm = 800\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let applied = try await offPool { try CLI.run(["diagnose", "--from", file, "--apply", config]) }
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stdout.contains("display: overlays presented on a 120.0 Hz refresh (8.33 ms;"), "\(applied.stdout)")
+        #expect(applied.stdout.contains("light_checks.display_refresh_hz: 60 → 120"), "\(applied.stdout)")
+        let parsed = try ConfigLoader.parse(text: try String(contentsOfFile: config, encoding: .utf8), file: config)
+        #expect(parsed.lightChecks.displayRefreshHz == 120)
+        #expect(abs(parsed.lightCheckConfig.latency.clockPriorDeadline - (4.0 / 120 + 0.03 + 0.0133333)) < 1e-6)
+    }
+
     static func applyRefused(to text: String) async throws -> CLI.Result {
         try await DiagnoseFixture.withRecording { dir, file in
             let config = dir.appendingPathComponent("config.toml").path
