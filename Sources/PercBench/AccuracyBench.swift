@@ -148,6 +148,9 @@ struct AccuracyBench: ParsableCommand {
         var pattern = ""
         /// Another PERC of the case was tracked on a trace not its own.
         var otherWrong = false
+        /// Correct: when its first identify need came (seconds after the field-on) and how
+        /// many poses it offered.
+        var firstIdentify: (after: Seconds, poses: Int)? = nil
     }
 
     /// Why a case was missed, as it stood when the case ended (for finding what to fix).
@@ -191,7 +194,8 @@ struct AccuracyBench: ParsableCommand {
             let c = generator.next()
             tally.add(c, play(c, lightChecks: lightChecks, latency: &latency1))
         }
-        tally.summary(checker: checker, noDisplay: noDisplay, warmLatency: warmLatency, hardware: table.overrides)
+        tally.summary(checker: checker, noDisplay: noDisplay, warmLatency: warmLatency, hardware: table.overrides,
+                      rounds: RoundBound(model: table.model, deadline: lightChecks.latency.clockPriorDeadline))
     }
 
     /// What the cases add up to, and the summary printed from it.
@@ -225,6 +229,9 @@ struct AccuracyBench: ParsableCommand {
         var slowWithoutCheck = 0
         var slowPhases = SlowPhases()
         var slowPhasesBySituation: [Int: SlowPhases] = [:]
+        /// Correct two-touch placements' first identify needs; one-touch ones over 350 ms.
+        var twoTouchNeeds: [(after: Seconds, poses: Int)] = []
+        var oneTouchOver = 0
         struct SlowPhases {
             var asked = AccuracyBench.microseconds(), shown = AccuracyBench.microseconds(), rounds = AccuracyBench.microseconds()
             var answered = 0, silent = 0, void = 0
@@ -271,6 +278,8 @@ struct AccuracyBench: ParsableCommand {
             let cls = "\(result.pattern), \(touches)"
             byClass[cls, default: (0, AccuracyBench.microseconds(), [])].cases += 1
             if verdict == .correct, let r = recognisedAfter {
+                if touches == 2, let f = result.firstIdentify { twoTouchNeeds.append((f.after, f.poses)) }
+                if touches == 1 && r > 0.35 { oneTouchOver += 1 }
                 let k = AccuracyBench.situation(c, touches: touches)
                 _ = bySituation[k, default: AccuracyBench.microseconds()].record(AccuracyBench.micros(r))
                 if r > 0.35 && slowBySituation[k, default: []].count < 6 { slowBySituation[k, default: []].append(c.index) }
@@ -283,6 +292,28 @@ struct AccuracyBench: ParsableCommand {
                 _ = byClass[cls]!.latency.record(AccuracyBench.micros(r))
                 if r > 0.3 && byClass[cls]!.slow.count < 3 { byClass[cls]!.slow.append(c.index) }
             }
+        }
+
+        /// How many placements no light policy could recognise by 350 ms at the table's round
+        /// lengths: the one-touch placements recognised later (a locate over hundreds of poses
+        /// takes several rounds), and of the two-touch ones those whose first identify need
+        /// leaves too little time for its poses (`RoundBound`).
+        private func printRoundBound(_ rounds: RoundBound) {
+            guard !twoTouchNeeds.isEmpty else { return }
+            var confirmable = 0.0
+            var poses: [Int: Int] = [:]
+            for n in twoTouchNeeds {
+                confirmable += Double(rounds.maxConfirmable(n.poses, within: 0.35 - n.after)) / Double(max(n.poses, 1))
+                poses[n.poses, default: 0] += 1
+            }
+            let over = Int((Double(twoTouchNeeds.count) - confirmable).rounded())
+            let after = twoTouchNeeds.map(\.after).sorted()[twoTouchNeeds.count / 2]
+            print(String(format: "a bound on the tail: %d correct two-touch placements, first identify need p50 %.0f ms after the field-on, poses ",
+                         twoTouchNeeds.count, after * 1000)
+                  + poses.keys.sorted().map { "\($0): \(poses[$0]!)" }.joined(separator: ", ") + ";")
+            print(String(format: "  with rounds of %.0f ms answered and %.0f ms silent (the table's means), no misses and equal weights, at least %d of them end over 350 ms under any light policy;",
+                         rounds.answered * 1000, rounds.silent * 1000, over))
+            print("  with the \(oneTouchOver) one-touch placements recognised over 350 ms: at least \(over + oneTouchOver) of the \(Int(Double(latency.totalCount) * 0.05)) a p95 of 350 ms allows")
         }
 
         /// Where the correct cases over 350 ms spent their time.
@@ -305,7 +336,7 @@ struct AccuracyBench: ParsableCommand {
         }
 
         /// Prints the summary.
-        func summary(checker: Checker, noDisplay: Bool, warmLatency: Bool, hardware: HardwareOverrides) {
+        func summary(checker: Checker, noDisplay: Bool, warmLatency: Bool, hardware: HardwareOverrides, rounds: RoundBound) {
             func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
             let model = hardware.values.isEmpty ? "full hardware model"
                 : "full hardware model but " + hardware.values.keys.sorted().map { k -> String in
@@ -345,6 +376,7 @@ struct AccuracyBench: ParsableCommand {
             }
             AccuracyBench.printLatencyBreakdown(byClass: byClass, bySituation: bySituation, slow: slowBySituation, cases: cases, correct: Int(latency.totalCount))
             printSlowPhases()
+            printRoundBound(rounds)
             print("missed by cause at the case's end:")
             for c in MissCause.allCases where causes[c] != nil {
                 print("  \(causes[c]!)  \(c.rawValue)  e.g. \(causeExamples[c] ?? [])")
@@ -448,12 +480,16 @@ struct AccuracyBench: ParsableCommand {
         // The first need of the scored PERC and the first frame a patch of it showed.
         var firstNeed: Seconds?
         var firstPatch: Seconds?
+        var firstIdentify: (at: Seconds, poses: Int)?
         while !runner.isFinished {
             var frame = runner.nextFrame()
             if noDisplay { frame.drawing = false }
             let (out, plan) = core.advance(frame)
             if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
             if firstNeed == nil, out.needs.contains(where: { $0.tangible == id }) { firstNeed = frame.time }
+            if firstIdentify == nil, let n = out.needs.first(where: { $0.tangible == id && $0.kind == .identify }) {
+                firstIdentify = (frame.time, n.hypotheses.count)
+            }
             if firstNeed != nil, firstPatch == nil, plan.overlay.patches.contains(where: { $0.tangible == id }) { firstPatch = frame.time }
             last = out
             for n in out.needs where n.tangible == id && requests[n.request] == nil {
@@ -502,9 +538,11 @@ struct AccuracyBench: ParsableCommand {
                 let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
                 return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern)
             }
-            return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
-                              phases: Self.phases(recognisedAt, arrival: placement?.fieldOnArrival, asked: firstNeed, shown: firstPatch),
-                              roundCounts: roundCounts, pattern: pattern)
+            var result = CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
+                                    phases: Self.phases(recognisedAt, arrival: placement?.fieldOnArrival, asked: firstNeed, shown: firstPatch),
+                                    roundCounts: roundCounts, pattern: pattern)
+            if let f = firstIdentify, let arrival = placement?.fieldOnArrival { result.firstIdentify = (f.at - arrival, f.poses) }
+            return result
         }
         var result = verdict()
         result.otherWrong = otherWrong

@@ -171,6 +171,13 @@ import PercTestSupport
             block += 4
         }
         #expect(bySituation == other, "the situations' slow cases add up to all of them: \(run.stdout)")
+        // The bound on the tail follows the phases: it counts the two-touch placements and
+        // names the table's round lengths.
+        let bound = try #require(lines.firstIndex { $0.hasPrefix("a bound on the tail: ") }, "\(run.stdout)")
+        let twoTouch = run.stdout.split(separator: "\n").first { $0.hasPrefix("  2 touches:") }
+        #expect(twoTouch != nil && lines[bound].contains(" correct two-touch placements, first identify need p50 "), "\(run.stdout)")
+        #expect(lines[bound + 1].contains("with rounds of 67 ms answered and 118 ms silent (the table's means)"), "\(lines[bound + 1])")
+        #expect(lines[bound + 2].contains(" a p95 of 350 ms allows"), "\(lines[bound + 2])")
     }
 
     /// Seed 1, case 104: a standard PERC that made one touch (marker 2). The locate need is
