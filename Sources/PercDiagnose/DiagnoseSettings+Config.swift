@@ -7,5 +7,6 @@ extension DiagnoseSettings {
         configuredWindow = config.recognition.timeWindowMS / 1000
         framePeriod = 1 / config.clock.rateHz
         stationaryInterval = config.lightChecks.stationaryIntervalMS / 1000
+        displayRefreshHz = config.lightChecks.displayRefreshHz
     }
 }

@@ -36,6 +36,9 @@ public struct DiagnoseSettings: Codable, Hashable, Sendable {
     public var framePeriod: Seconds = 1.0 / 120
     /// Stationary checks per hour while resting, to size the failure limit.
     public var stationaryInterval: Seconds = 2.0
+    /// The display refresh rate the light checks are told (`light_checks.display_refresh_hz`):
+    /// the live service says when the presented reports show another one.
+    public var displayRefreshHz = 60.0
 
     public init() {}
 }

@@ -18,7 +18,7 @@ struct DiagnosticsCollector: Sendable {
     /// By tangible id, whether or not it is defined yet (a reading may come first).
     private var rssi: [TangibleID: RSSIAccumulator] = [:]
     /// The gaps between presented reports (the display's refresh).
-    private var display = DisplayAccumulator()
+    private(set) var display = DisplayAccumulator()
     private var origin: Seconds?
     private var last: Seconds = 0
     public private(set) var frames = 0

@@ -19,6 +19,17 @@ public struct DisplayFigures: Codable, Hashable, Sendable {
 
 /// Collects the gaps between presented reports (bounded: the newest `capacity`).
 struct DisplayAccumulator: Hashable, Sendable {
+    /// What the measured refresh says against the one the light checks are told, when they
+    /// differ by more than 1 Hz (nil otherwise, or when no rate is measured).
+    static func mismatch(_ d: DisplayFigures?, told: Double) -> String? {
+        guard let d, let hz = d.refreshHz, let ms = d.periodMs, abs(hz - told) > 1 else { return nil }
+        let measured = Int(hz.rounded())
+        return String(format: "overlays are presented on a %.1f Hz refresh (%.2f ms, %d gaps between presented reports) but light_checks.display_refresh_hz is %g: ",
+                      hz, ms, d.gaps, told)
+            + "a light-check round with no answer waits 4 frames of \(Int(told.rounded())) Hz until a PERC's latency is learned; "
+            + "set display_refresh_hz = \(measured) (percbridge diagnose --apply CONFIG writes it) and restart the service"
+    }
+
     static let capacity = 4096
     /// Fewest gaps, and the least share on whole periods, for a period to be reported.
     static let minGaps = 50
@@ -27,6 +38,8 @@ struct DisplayAccumulator: Hashable, Sendable {
     private var gaps: [Double] = []
     private var nextSlot = 0
     private var lastReport: Double?
+    /// Gaps taken since the start (the live service looks again every so many).
+    private(set) var taken = 0
 
     /// An overlay was reported presented at `t` (service clock). Reports within 2 ms of the
     /// last are of one refresh (several overlays replaced within a frame).
@@ -41,6 +54,7 @@ struct DisplayAccumulator: Hashable, Sendable {
     }
 
     private mutating func append(_ gap: Double) {
+        taken += 1
         if gaps.count < Self.capacity { gaps.append(gap) } else { gaps[nextSlot] = gap }
         nextSlot = (nextSlot + 1) % Self.capacity
     }

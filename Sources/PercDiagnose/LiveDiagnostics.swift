@@ -1,5 +1,6 @@
 // The diagnosis inside the running service: fed by the pipeline each frame, read by /diagnostics and /metrics.
 import Foundation
+import Logging
 import LightCheck
 import MTKTangibles
 import Synchronization
@@ -17,17 +18,25 @@ public final class LiveDiagnostics: StepObserver {
         var lastStatus: LightTestStatus?
         /// What the scheduler was last asked to show for a light test.
         var showing: TestPatchesRequest?
+        /// When to look at the display's refresh again (gaps between presented reports), and
+        /// the refresh rates already logged as differing from the configured one.
+        var nextDisplayLook = 64
+        var refreshesLogged: Set<Int> = []
     }
 
     private let state: Mutex<State>
     let source: String
     private let metrics: DiagnosticsMetrics?
+    private let logger: Logger?
+    private let displayRefreshHz: Double
 
     public init(definitions: [TangibleDefinition], settings: DiagnoseSettings = DiagnoseSettings(), source: String,
-         metrics: DiagnosticsMetrics? = nil) {
+         metrics: DiagnosticsMetrics? = nil, logger: Logger? = nil) {
         state = Mutex(State(collector: DiagnosticsCollector(definitions: definitions, settings: settings), definitions: definitions))
         self.source = source
         self.metrics = metrics
+        self.logger = logger
+        displayRefreshHz = settings.displayRefreshHz
     }
 
     /// Before a step: the running light test's patches when they differ from what the
@@ -77,6 +86,23 @@ public final class LiveDiagnostics: StepObserver {
             s.collector.observe(FrameObservation(frame: frame, output: output, overlay: result.overlay, outcomes: result.outcomes,
                                                  table: core.engine.table))
         }
+        lookAtTheDisplay()
+    }
+
+    /// After 64 gaps between presented reports and every 256 more, the display's refresh is measured (outside
+    /// the lock: a copy of the gaps) and, once per rate, a refresh other than the configured
+    /// one is logged with what to set.
+    private func lookAtTheDisplay() {
+        guard let logger else { return }
+        let display: DisplayAccumulator? = state.withLock { s in
+            guard s.collector.display.taken >= s.nextDisplayLook else { return nil }
+            s.nextDisplayLook = s.collector.display.taken + 256
+            return s.collector.display
+        }
+        guard let figures = display?.report(), let message = DisplayAccumulator.mismatch(figures, told: displayRefreshHz),
+              let hz = figures.refreshHz else { return }
+        let first = state.withLock { $0.refreshesLogged.insert(Int(hz.rounded())).inserted }
+        if first { logger.warning("\(message)") }
     }
 
     /// Whether two sets of test patches look the same on screen (ids, colours, radii, and

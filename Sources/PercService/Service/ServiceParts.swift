@@ -61,7 +61,7 @@ public struct ServiceParts: Sendable {
         let core = EngineCore(definitions: definitions, engine: config.engineConfig, lightChecks: config.lightCheckConfig)
         let pipeline = PipelineHandle(Pipeline(core: core, outputs: outputs, metrics: metrics, logger: logger))
         let diagnostics = LiveDiagnostics(definitions: definitions, settings: DiagnoseSettings(config: config), source: "live service",
-                                          metrics: DiagnosticsMetrics(registry: metrics.registry))
+                                          metrics: DiagnosticsMetrics(registry: metrics.registry), logger: logger)
         pipeline.withPipeline { $0.observer = diagnostics }
         var web: (any Service)?
         if config.http.enabled {
