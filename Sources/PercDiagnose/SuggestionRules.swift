@@ -1,16 +1,17 @@
-// Turns a diagnosis into recommended settings: the surface's time window and the stationary-failure limit.
+// Turns a diagnosis into recommended settings: the surface's time window, the stationary-failure limit, the links' interval and the display's refresh.
 import Foundation
 import PercRuntime
 
-/// Turns a diagnosis into suggested settings: the surface's time window, the stationary-failure limit.
+/// Turns a diagnosis into suggested settings: the surface's time window, the stationary-failure
+/// limit, the links' connection interval and the display's refresh rate.
 public enum SuggestionRules {
     static let windowKey = "recognition.time_window_ms"
     static let failuresKey = "light_checks.max_failed_stationary"
     static let intervalKey = "light_checks.ble_interval_ms"
     static let refreshKey = "light_checks.display_refresh_hz"
 
-    /// Settings the report has enough evidence for. `currentWindowMs` and `currentFailures`
-    /// are the values in effect (config or defaults).
+    /// Settings the report has enough evidence for. `currentWindowMs`, `currentFailures`,
+    /// `currentIntervalMs` and `currentRefreshHz` are the values in effect (config or defaults).
     public static func suggest(_ r: DiagnoseReport, settings: DiagnoseSettings, currentWindowMs: Int, currentFailures: Int,
                                currentIntervalMs: Int = 30, currentRefreshHz: Int = 60) -> [SettingSuggestion] {
         var out: [SettingSuggestion] = []
