@@ -39,6 +39,11 @@ public final class DiagnosticsMetrics: Sendable {
     }
 
     func update(from report: DiagnoseReport) {
+        if let hz = report.display?.refreshHz, hz.isFinite {
+            let d = MetricNameDescriptor(namespace: "percbridge", subsystem: "diagnose", metricName: "display_refresh", unitName: "hertz",
+                                         helpText: "The display's refresh rate, measured from the apps' presented reports")
+            registry.makeGauge(descriptor: d).set(hz)
+        }
         for t in report.tangibles {
             set("notifications", t, Double(t.link.notifications))
             set("notifications_lost", t, t.link.lost.map(Double.init))

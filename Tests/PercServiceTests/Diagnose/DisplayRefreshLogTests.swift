@@ -34,7 +34,15 @@ import PercTestSupport
         // The live report carries the measured refresh too (GET /diagnostics).
         let json = try await demo.get("/diagnostics")
         let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        return (demo.log, (report?["display"] as? [String: Any])?["refreshHz"] as? Double)
+        let hz = (report?["display"] as? [String: Any])?["refreshHz"] as? Double
+        // And /metrics, as a gauge.
+        let metrics = try await demo.get("/metrics")
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("percbridge_diagnose_display_refresh_hertz ") }.map(String.init)
+        let gauge: Double? = line.flatMap { l in l.split(separator: " ").last.flatMap { Double($0) } }
+        let measured: Double = hz ?? -1
+        let same: Bool = gauge.map { abs($0 - measured) < 0.01 } ?? false
+        #expect(same, "\(line ?? "no gauge") against \(measured)")
+        return (demo.log, hz)
     }
 
     /// On a simulated 120 Hz display the demo (a service told nothing: 60 Hz) logs, once,
