@@ -253,15 +253,16 @@ struct VerificationCheck: Sendable {
                 guard cluster.ids.count == 1 else { return .inconclusive }
                 // Not yet answered itself: the next round probes it (it holds the mass).
                 if !stationary && !answered.contains(cluster.ids[0]) { continue }
-                // It inherited the weight of hypotheses that left with weight: one of its
-                // answers must have told it apart from them (not probed with them).
-                if !stationary, config.toldApartFromDeparted, !departedLive.isEmpty,
-                   !answerSets.contains(where: { $0.contains(cluster.ids[0]) && $0.isDisjoint(with: departedLive) }) { continue }
-                // Its answers came on probe sets shared with newcomers, which weigh little
-                // for being new: one of its answers must have left them out.
-                if !stationary, config.toldApartFromNewcomers, !newcomers.isEmpty,
-                   !answerSets.contains(where: { $0.contains(cluster.ids[0]) && $0.isDisjoint(with: newcomers.subtracting([cluster.ids[0]])) }) { continue }
-                return .confirmed(hypothesis: cluster.ids[0])
+                let winner = cluster.ids[0]
+                /// One of its answers told it apart from `others` (it was probed, they were not).
+                func toldApart(from others: Set<Int>) -> Bool {
+                    others.isEmpty || answerSets.contains { $0.contains(winner) && $0.isDisjoint(with: others) }
+                }
+                // It inherited the weight of hypotheses that left with weight, or its answers
+                // came on probe sets shared with newcomers, which weigh little for being new.
+                if !stationary, config.toldApartFromDeparted, !toldApart(from: departedLive) { continue }
+                if !stationary, config.toldApartFromNewcomers, !toldApart(from: newcomers.subtracting([winner])) { continue }
+                return .confirmed(hypothesis: winner)
             }
         }
         if belief.none >= rejectAt { return .rejected }

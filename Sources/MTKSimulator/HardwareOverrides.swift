@@ -7,7 +7,7 @@ import Foundation
 /// Unknown keys are rejected when decoding, with the list of valid keys.
 public struct HardwareOverrides: Hashable, Sendable, Codable {
     /// A setting's new value: a number, or a list of numbers (`scanlineAngles`).
-    public enum Value: Hashable, Sendable, Codable {
+    public enum Value: Hashable, Sendable, Codable, CustomStringConvertible {
         case number(Double)
         case numbers([Double])
 
@@ -22,6 +22,13 @@ public struct HardwareOverrides: Hashable, Sendable, Codable {
             switch self {
             case .number(let d): try c.encode(d)
             case .numbers(let ds): try c.encode(ds)
+            }
+        }
+        /// As a setting is written on a command line: `120.0`, or `1.0,2.0` for a list.
+        public var description: String {
+            switch self {
+            case .number(let d): return "\(d)"
+            case .numbers(let ds): return ds.map { "\($0)" }.joined(separator: ",")
             }
         }
         var json: Any {
@@ -39,11 +46,16 @@ public struct HardwareOverrides: Hashable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let raw = try c.decode([String: Value].self)
-        for key in raw.keys.sorted() where HardwareModel.CodingKeys(stringValue: key) == nil {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription:
-                "unknown hardware setting '\(key)'; valid settings: \(HardwareModel.CodingKeys.allCases.map(\.stringValue).joined(separator: ", "))")
+        for key in raw.keys.sorted() {
+            if let problem = Self.unknownSetting(key) { throw DecodingError.dataCorruptedError(in: c, debugDescription: problem) }
         }
         values = raw
+    }
+
+    /// Why `key` is no setting of the hardware model (nil when it is one), naming the settings.
+    public static func unknownSetting(_ key: String) -> String? {
+        guard HardwareModel.CodingKeys(stringValue: key) == nil else { return nil }
+        return "unknown hardware setting '\(key.prefix(80))'; valid settings: \(HardwareModel.CodingKeys.allCases.map(\.stringValue).joined(separator: ", "))"
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -79,10 +79,7 @@ struct AccuracyBench: ParsableCommand {
             guard parts.count == 2, !parts[0].isEmpty else {
                 throw ValidationError("--hardware \"\(item.prefix(80))\": expected key=value, e.g. displayFrameRate=120")
             }
-            guard HardwareModel.CodingKeys(stringValue: parts[0]) != nil else {
-                throw ValidationError("--hardware: unknown setting \"\(parts[0].prefix(80))\"; the settings are: "
-                                      + HardwareModel.CodingKeys.allCases.map(\.stringValue).joined(separator: ", "))
-            }
+            if let problem = HardwareOverrides.unknownSetting(parts[0]) { throw ValidationError("--hardware: \(problem)") }
             let numbers = parts[1].split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard !numbers.isEmpty, numbers.allSatisfy({ $0?.isFinite == true }) else {
                 throw ValidationError("--hardware \(parts[0]): \"\(parts[1].prefix(80))\" is not a number (a list of numbers is separated by commas)")
@@ -339,12 +336,7 @@ struct AccuracyBench: ParsableCommand {
         func summary(checker: Checker, noDisplay: Bool, warmLatency: Bool, hardware: HardwareOverrides, rounds: RoundBound) {
             func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
             let model = hardware.values.isEmpty ? "full hardware model"
-                : "full hardware model but " + hardware.values.keys.sorted().map { k -> String in
-                    switch hardware.values[k]! {
-                    case .number(let d): return "\(k) = \(d)"
-                    case .numbers(let ds): return "\(k) = \(ds.map { "\($0)" }.joined(separator: ","))"
-                    }
-                }.joined(separator: ", ")
+                : "full hardware model but " + hardware.values.keys.sorted().map { "\($0) = \(hardware.values[$0]!)" }.joined(separator: ", ")
             print("bench accuracy: \(cases) placements, seed \(seed), \(model), "
                   + (noDisplay ? "no display (no light check can run)" : "light checks by \(checker.rawValue) in the simulator")
                   + (warmLatency ? ", PERC 1's learned latency carried from case to case" : ""))
@@ -477,20 +469,13 @@ struct AccuracyBench: ParsableCommand {
         var takenBy: String?
         var lastTouchToRecognised: Seconds?
         var roundCounts: (answered: Int, silent: Int, void: Int)?
-        // The first need of the scored PERC and the first frame a patch of it showed.
-        var firstNeed: Seconds?
-        var firstPatch: Seconds?
-        var firstIdentify: (at: Seconds, poses: Int)?
+        var first = FirstSeen()
         while !runner.isFinished {
             var frame = runner.nextFrame()
             if noDisplay { frame.drawing = false }
             let (out, plan) = core.advance(frame)
             if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
-            if firstNeed == nil, out.needs.contains(where: { $0.tangible == id }) { firstNeed = frame.time }
-            if firstIdentify == nil, let n = out.needs.first(where: { $0.tangible == id && $0.kind == .identify }) {
-                firstIdentify = (frame.time, n.hypotheses.count)
-            }
-            if firstNeed != nil, firstPatch == nil, plan.overlay.patches.contains(where: { $0.tangible == id }) { firstPatch = frame.time }
+            first.observe(out, plan, tangible: id, at: frame.time)
             last = out
             for n in out.needs where n.tangible == id && requests[n.request] == nil {
                 requests[n.request] = (frame.time, n.hypotheses.contains { $0.traces.count >= 2 && $0.traces.allSatisfy(ownTrace) })
@@ -538,15 +523,29 @@ struct AccuracyBench: ParsableCommand {
                 let (cause, age) = missCause(last, id, placement, requests, ownRejected, ambiguous, ownTrace)
                 return CaseResult(verdict: .missed, touches: touches, cause: cause, openCheckAge: age, pattern: pattern)
             }
-            var result = CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
-                                    phases: Self.phases(recognisedAt, arrival: placement?.fieldOnArrival, asked: firstNeed, shown: firstPatch),
-                                    roundCounts: roundCounts, pattern: pattern)
-            if let f = firstIdentify, let arrival = placement?.fieldOnArrival { result.firstIdentify = (f.at - arrival, f.poses) }
-            return result
+            let arrival = placement?.fieldOnArrival
+            return CaseResult(verdict: .correct, touches: touches, recognisedAfter: recognisedAt, afterLastTouch: lastTouchToRecognised,
+                              phases: Self.phases(recognisedAt, arrival: arrival, asked: first.need, shown: first.patch),
+                              roundCounts: roundCounts, pattern: pattern,
+                              firstIdentify: first.identify.flatMap { f in arrival.map { (f.at - $0, f.poses) } })
         }
         var result = verdict()
         result.otherWrong = otherWrong
         return result
+    }
+
+    /// The scored PERC's first need, the first frame a patch of it showed, and its first
+    /// identify need with how many poses it offered.
+    private struct FirstSeen {
+        var need: Seconds?
+        var patch: Seconds?
+        var identify: (at: Seconds, poses: Int)?
+
+        mutating func observe(_ out: EngineOutput, _ plan: LightCheckPlan, tangible id: TangibleID, at time: Seconds) {
+            if need == nil, out.needs.contains(where: { $0.tangible == id }) { need = time }
+            if identify == nil, let n = out.needs.first(where: { $0.tangible == id && $0.kind == .identify }) { identify = (time, n.hypotheses.count) }
+            if need != nil, patch == nil, plan.overlay.patches.contains(where: { $0.tangible == id }) { patch = time }
+        }
     }
 
     /// Where a recognised case spent its time (from the field-on's arrival, `recognisedAt` after

@@ -28,8 +28,8 @@ struct RoundBound {
     func maxConfirmable(_ poses: Int, within budget: Seconds) -> Int {
         var memo: [Int: Int] = [:]
         // Budgets in whole microseconds, so the memo's keys are exact.
+        let flip = Int((answered * 1e6).rounded()), wait = Int((silent * 1e6).rounded())
         func most(_ k: Int, _ b: Int) -> Int {
-            let flip = Int((answered * 1e6).rounded()), wait = Int((silent * 1e6).rounded())
             guard k > 0, b >= flip else { return 0 }
             if k == 1 { return 1 }
             let key = k << 40 | b

@@ -22,7 +22,7 @@ struct DisplayAccumulator: Hashable, Sendable {
     /// What the measured refresh says against the one the light checks are told, when they
     /// differ by more than 1 Hz (nil otherwise, or when no rate is measured).
     static func mismatch(_ d: DisplayFigures?, told: Double) -> String? {
-        guard let d, let hz = d.refreshHz, let ms = d.periodMs, abs(hz - told) > 1 else { return nil }
+        guard let d, let hz = d.refreshHz, let ms = d.periodMs, abs(hz - told) > deadbandHz else { return nil }
         let measured = Int(hz.rounded())
         return String(format: "overlays are presented on a %.1f Hz refresh (%.2f ms, %d gaps between presented reports) but light_checks.display_refresh_hz is %g: ",
                       hz, ms, d.gaps, told)
@@ -34,6 +34,8 @@ struct DisplayAccumulator: Hashable, Sendable {
     /// Fewest gaps, and the least share on whole periods, for a period to be reported.
     static let minGaps = 50
     static let minShare = 0.8
+    /// A measured rate this close to the configured one is the configured one.
+    static let deadbandHz = 1.0
 
     private var gaps: [Double] = []
     private var nextSlot = 0

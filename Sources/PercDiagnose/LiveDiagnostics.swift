@@ -72,7 +72,7 @@ public final class LiveDiagnostics: StepObserver {
     /// the scheduler first showed its patches), feeds the collector.
     public func observe(frame: Frame, core: EngineCore, result: FrameResult) {
         guard let output = core.lastOutput else { return }
-        state.withLock { s in
+        let display: DisplayAccumulator? = state.withLock { s in
             if frame.number % 120 == 0 {
                 let defs = core.engine.definitions
                 if defs != s.definitions { s.definitions = defs; s.collector.setDefinitions(defs) }
@@ -85,21 +85,18 @@ public final class LiveDiagnostics: StepObserver {
             }
             s.collector.observe(FrameObservation(frame: frame, output: output, overlay: result.overlay, outcomes: result.outcomes,
                                                  table: core.engine.table))
-        }
-        lookAtTheDisplay()
-    }
-
-    /// After 64 gaps between presented reports and every 256 more, the display's refresh is measured (outside
-    /// the lock: a copy of the gaps) and, once per rate, a refresh other than the configured
-    /// one is logged with what to set.
-    private func lookAtTheDisplay() {
-        guard let logger else { return }
-        let display: DisplayAccumulator? = state.withLock { s in
-            guard s.collector.display.taken >= s.nextDisplayLook else { return nil }
+            // After 64 gaps between presented reports and every 256 more: a copy to measure.
+            guard logger != nil, s.collector.display.taken >= s.nextDisplayLook else { return nil }
             s.nextDisplayLook = s.collector.display.taken + 256
             return s.collector.display
         }
-        guard let figures = display?.report(), let message = DisplayAccumulator.mismatch(figures, told: displayRefreshHz),
+        if let display { lookAtTheDisplay(display) }
+    }
+
+    /// Measures the display's refresh (outside the lock) and logs, once per rate, a refresh
+    /// other than the configured one with what to set.
+    private func lookAtTheDisplay(_ display: DisplayAccumulator) {
+        guard let logger, let figures = display.report(), let message = DisplayAccumulator.mismatch(figures, told: displayRefreshHz),
               let hz = figures.refreshHz else { return }
         let first = state.withLock { $0.refreshesLogged.insert(Int(hz.rounded())).inserted }
         if first { logger.warning("\(message)") }

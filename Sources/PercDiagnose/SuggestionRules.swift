@@ -62,7 +62,7 @@ public enum SuggestionRules {
         // Apps report the refresh a frame was shown at: the gaps are whole periods.
         if let d = r.display, let hz = d.refreshHz {
             var value = Int(hz.rounded())
-            if abs(value - currentRefreshHz) <= 1 { value = currentRefreshHz }
+            if abs(hz - Double(currentRefreshHz)) <= DisplayAccumulator.deadbandHz { value = currentRefreshHz }
             out.append(SettingSuggestion(key: refreshKey, value: value.clamped(to: bounds(refreshKey)), current: currentRefreshHz, evidence:
                 "\(d.gaps) gaps between presented overlays, \(Int((d.onWholePeriods * 100).rounded()))% of them whole periods of "
                 + "\(String(format: "%.2f", d.periodMs ?? 0)) ms: a light sensor answers 1–4 of them after a patch shows"))

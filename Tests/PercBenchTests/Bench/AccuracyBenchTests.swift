@@ -218,7 +218,7 @@ import PercTestSupport
         #expect(none.status != 0 && none.stderr.contains("--cases must be at least 1"), "\(none.stderr)")
         let seed = try CLI.run(["bench", "accuracy", "--seed", "-3"])
         #expect(seed.status != 0 && !seed.stderr.isEmpty, "\(seed.stderr)")
-        for (arg, says) in [("nope=1", "unknown setting \"nope\"; the settings are: touchSampleRate"),
+        for (arg, says) in [("nope=1", "--hardware: unknown hardware setting 'nope'; valid settings: touchSampleRate"),
                             ("displayFrameRate", "expected key=value"),
                             ("displayFrameRate=fast", "\"fast\" is not a number"),
                             ("displayFrameRate=0", "displayFrameRate must be above 0")] {
