@@ -153,11 +153,11 @@ struct CalibrationSearch: Sendable {
             return takeBack(late)
         case .unexplained:
             return .spontaneous
-        case .answer(let window, let latency):
+        case .answer(let window, let latency, _, _):
             guard let p = probe else { return .spontaneous }
             update(flipped: true, probe: p, window: window, config: config, at: time)
             lastRoundAnswered = true
-            return .answer(latency: latency)
+            return .answer(latency: latency, response: nil)
         }
     }
 

@@ -38,8 +38,27 @@ public struct LatencyModel: Hashable, Sendable, Codable {
         /// answers a patch one display frame after it shows at the earliest
         /// (HARDWARE-MODEL.md: 1–4 frames).
         public var minSensorResponse: Seconds = 0.010
+        /// By the sensor's own clock, the latest a light sensor answers a patch after it shows
+        /// before anything is learned: 4 display frames at 60 Hz (HARDWARE-MODEL.md: 1–4
+        /// frames) and 5 ms for the clock's estimate (`setTable` sets it for the display).
+        /// A staggered round's later probes (`LightCheckConfig.staggeredProbes`) start no
+        /// sooner than this span apart, so an answer's change tells which of them it saw.
+        public var maxSensorResponse: Seconds = 4.0 / 60 + 0.005
+        /// The links' BLE connection interval: how far the fastest notification seen may
+        /// itself have waited (`DeviceClockLatency.fastestDelayBound`), which every change
+        /// read by the sensor's clock may be late by.
+        public var bleInterval: Seconds = 0.03
 
         public init() {}
+
+        /// Sets the priors that the table's display (`refreshHz`) and Bluetooth links
+        /// (connection interval `bleInterval`) make: `clockPriorDeadline` and
+        /// `maxSensorResponse`. docs/lightcheck.md "The table's display and links".
+        public mutating func setTable(refreshHz: Double, bleInterval: Seconds) {
+            clockPriorDeadline = Self.clockPriorDeadline(refreshHz: refreshHz, bleInterval: bleInterval)
+            maxSensorResponse = 4 / refreshHz + 0.005
+            self.bleInterval = bleInterval
+        }
 
         /// The prior deadline of a sensor with a clock on a table whose display refreshes at
         /// `refreshHz` and whose Bluetooth links have connection interval `bleInterval`: a
@@ -71,6 +90,8 @@ public struct LatencyModel: Hashable, Sendable, Codable {
             maxDeadline = try v(.maxDeadline, d.maxDeadline)
             minResponseLatency = try v(.minResponseLatency, d.minResponseLatency)
             minSensorResponse = try v(.minSensorResponse, d.minSensorResponse)
+            maxSensorResponse = try v(.maxSensorResponse, d.maxSensorResponse)
+            bleInterval = try v(.bleInterval, d.bleInterval)
         }
 
         /// These settings for a sensor whose notifications carry its own clock: its prior is
@@ -92,14 +113,56 @@ public struct LatencyModel: Hashable, Sendable, Codable {
                 return "latency.priorWeight, clockPriorWeight, slack and margin must be non-negative (slack at least 1)"
             }
             if !(minSensorResponse >= 0 && minSensorResponse <= 0.1) { return "latency.minSensorResponse must lie in [0, 0.1] seconds (got \(minSensorResponse))" }
+            if !(bleInterval >= 0.0075 && bleInterval <= 0.4) { return "latency.bleInterval must lie in [0.0075, 0.4] seconds (got \(bleInterval))" }
+            if !(maxSensorResponse > minSensorResponse && maxSensorResponse <= 0.5) {
+                return "latency.maxSensorResponse must lie above minSensorResponse and at most 0.5 seconds (got \(maxSensorResponse))"
+            }
             return nil
         }
     }
 
     /// Most recent samples, oldest first.
     public private(set) var samples: [Seconds] = []
+    /// Most recent sensor responses by the sensor's own clock (presentation → change), oldest
+    /// first, at most `window`: how long the sensor itself takes, without the link's wait.
+    public private(set) var responses: [Seconds] = []
 
-    public init(samples: [Seconds] = []) { self.samples = samples }
+    public init(samples: [Seconds] = [], responses: [Seconds] = []) { self.samples = samples; self.responses = responses }
+
+    private enum CodingKeys: String, CodingKey { case samples, responses }
+
+    /// A model saved before responses were learned decodes with none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        samples = try c.decode([Seconds].self, forKey: .samples)
+        responses = try c.decodeIfPresent([Seconds].self, forKey: .responses) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(samples, forKey: .samples)
+        if !responses.isEmpty { try c.encode(responses, forKey: .responses) }
+    }
+
+    /// Records one sensor response (presentation → change, by the sensor's clock). Values
+    /// outside [0, `maxDeadline`] or non-finite are ignored.
+    public mutating func record(response: Seconds, settings: Settings) {
+        guard response.isFinite, response >= 0, response <= settings.maxDeadline else { return }
+        responses.append(response)
+        if responses.count > settings.window { responses.removeFirst(responses.count - settings.window) }
+    }
+
+    /// When, after a patch shows, this sensor's answer to it can change the sensor (by its
+    /// clock), once `minimum` responses are learned: from the earlier of `minSensorResponse`
+    /// and the fastest response less `margin`, to the later of `maxSensorResponse` and the
+    /// slowest response × `slack` + `margin`. Learning only widens the prior span, so a
+    /// quick sensor's few samples never narrow it below what the hardware may do. Nil
+    /// before `minimum` responses (with `minimum` 0 and none learned: the prior span).
+    public func responseSpan(_ s: Settings, minimum: Int) -> ClosedRange<Seconds>? {
+        guard responses.count >= minimum else { return nil }
+        guard let lo = responses.min(), let hi = responses.max() else { return s.minSensorResponse...s.maxSensorResponse }
+        return min(s.minSensorResponse, lo - s.margin)...max(s.maxSensorResponse, hi * s.slack + s.margin)
+    }
 
     /// Records one observed response latency (presentation → flip). Non-finite or negative
     /// values are ignored.

@@ -187,6 +187,31 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// (it answered the silent round before, late: its latency teaches the deadline).
     /// Recordings made before this setting existed read it as off, so they replay as they ran.
     public var sensorClock = true
+    /// Staggered probes: a round of a sensor whose notifications carry its clock shows its
+    /// probe set, then turns up to `staggerSlots` − 1 further candidates (the likeliest of
+    /// its decoys, one at a time) to the probe colour, each once the sensor's response span
+    /// (`LatencyModel.responseSpan`: the prior `latency.minSensorResponse` …
+    /// `maxSensorResponse`, widened by what it learned, and later by how late the link's
+    /// fastest notification may itself have been) has passed since the one before showed.
+    /// When the sensor changed, by its clock, tells which of them it answered, so a silence
+    /// is not waited out before the next candidate is probed, and each answer still singles
+    /// out what it saw; a change that fits two of them is read as an answer to both, one that
+    /// fits none as an answer to all. `staggerAfterResponses`: responses it must have learned
+    /// first (0: from the prior). docs/lightcheck.md "Staggered probes". Recordings made
+    /// before this setting existed read it as off.
+    public var staggeredProbes = true
+    public var staggerSlots = 3
+    public var staggerAfterResponses = 0
+    /// A check waiting its turn because another tangible's patches lie over its candidates,
+    /// or went from there less than one deadline ago, reserves its candidates against that
+    /// tangible's next rounds only once it has waited this long (seconds), and the longest
+    /// waiting goes first. Before, a waiting check reserved at once and waiters went in id
+    /// order: the other tangible lost one frame between its rounds, the check still could not
+    /// start (the echo of those patches), and that bare frame made the other's next answer
+    /// tell nothing about the places it had just probed (`bench accuracy --seed 1 --show
+    /// 186`: two answered rounds of five). 0 keeps that behaviour; recordings made before
+    /// this setting existed read it as 0.
+    public var reserveAfterWaiting: Seconds = 0.3
 
     public init() {}
 
@@ -235,6 +260,10 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         calibration = try v(.calibration, d.calibration)
         locateMemory = try v(.locateMemory, 0)
         sensorClock = try v(.sensorClock, false)
+        staggeredProbes = try v(.staggeredProbes, false)
+        staggerSlots = try v(.staggerSlots, d.staggerSlots)
+        staggerAfterResponses = try v(.staggerAfterResponses, d.staggerAfterResponses)
+        reserveAfterWaiting = try v(.reserveAfterWaiting, 0)
         locate = c.contains(.locate) ? try CalibrationSettings(from: c.superDecoder(forKey: .locate), defaults: d.locate) : d.locate
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))
@@ -259,6 +288,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
             ("presentationTimeout", presentationTimeout), ("spontaneousFlipRate", spontaneousFlipRate),
             ("sceneFlipRate", sceneFlipRate), ("maxCheckSpeed", maxCheckSpeed), ("explainReach", explainReach),
         ]
+        if !(reserveAfterWaiting >= 0 && reserveAfterWaiting <= 10) { return "reserveAfterWaiting must lie in [0, 10] seconds (got \(reserveAfterWaiting))" }
         if !(locateMemory >= 0 && locateMemory <= 60) { return "locateMemory must lie in [0, 60] seconds (got \(locateMemory))" }
         for (name, x) in positive where !(x > 0 && x.isFinite) {
             return "\(name) must be a positive number (got \(x))"
@@ -266,6 +296,8 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         if minPatchRadius > patchRadius { return "minPatchRadius must not exceed patchRadius" }
         if !(patchHoldFraction >= 0 && patchHoldFraction < 1) { return "patchHoldFraction must lie in 0..<1 (got \(patchHoldFraction))" }
         if maxRounds < 1 { return "maxRounds must be at least 1" }
+        if !(1...8).contains(staggerSlots) { return "staggerSlots must lie in 1...8 (got \(staggerSlots))" }
+        if !(0...40).contains(staggerAfterResponses) { return "staggerAfterResponses must lie in 0...40 (got \(staggerAfterResponses))" }
         return latency.validationProblem ?? calibration.validationProblem ?? locate.validationProblem.map { "locate: " + $0 }
     }
 }

@@ -27,6 +27,12 @@ public struct LightCheckScheduler: Sendable {
     /// Per tangible, its clock against ours (`LightCheckConfig.sensorClock`): how much later
     /// than its fastest notification each one arrived.
     private var sensorClocks: [TangibleID: DeviceClockLatency] = [:]
+    /// Since when each check has waited for its turn (`holding(.sensorBusy)`), and whether
+    /// the last wait was for another tangible's patches (`LightCheckConfig.reserveAfterWaiting`).
+    private var waitingSince: [TangibleID: Seconds] = [:]
+    /// Set by `checkPatches` when it held the check for another tangible's patches (over its
+    /// candidates, or gone from there less than one deadline ago); read by `draw` right after.
+    private var heldByPatches = false
     private var knownTangibles: Set<TangibleID> = []
     /// Requests decided already, so a need the engine repeats before it saw the outcome is
     /// not checked again; forgotten once the engine drops it.
@@ -296,12 +302,12 @@ public struct LightCheckScheduler: Sendable {
                 verdict = .spontaneous
             }
             switch verdict {
-            case .answer(let latency):
+            case .answer(let latency, let response):
                 diagnostics.answers += 1
-                if let latency { latencyModels[t, default: LatencyModel()].record(latency, settings: config.latency) }
-            case .late(let latency):
+                learn(t, latency: latency, response: response)
+            case .late(let latency, let response):
                 diagnostics.lateAnswers += 1
-                if let latency { latencyModels[t, default: LatencyModel()].record(latency, settings: config.latency) }
+                learn(t, latency: latency, response: response)
             case .spontaneous:
                 // The first report of a sensor is its state, not a change.
                 if previous != nil { diagnostics.spontaneousFlips[t, default: 0] += 1 }
@@ -320,6 +326,13 @@ public struct LightCheckScheduler: Sendable {
         case .link, .battery, .heartbeat:
             break
         }
+    }
+
+    /// Learns an answer's latency (presentation → arrival) and the sensor's response
+    /// (presentation → change, by its clock), each when known.
+    private mutating func learn(_ t: TangibleID, latency: Seconds?, response: Seconds?) {
+        if let latency { latencyModels[t, default: LatencyModel()].record(latency, settings: config.latency) }
+        if let response { latencyModels[t, default: LatencyModel()].record(response: response, settings: config.latency) }
     }
 
     private mutating func tick(at time: Seconds) {
@@ -397,6 +410,7 @@ public struct LightCheckScheduler: Sendable {
     private mutating func endCheck(_ t: TangibleID, at time: Seconds) {
         if let check = checks[t], check.currentRound != nil || !check.shown.isEmpty { keepQuiet(t, from: time) }
         checks[t] = nil
+        waitingSince[t] = nil
     }
 
     /// A flip of `t`'s sensor in the next presentation delay plus deadline may answer patches
@@ -436,7 +450,8 @@ public struct LightCheckScheduler: Sendable {
         // round go first, so two PERCs with shared candidates take turns; one that still has
         // to wait reserves its candidates against the rounds started after it in this frame
         // (else a tangible whose rounds follow each other could starve it).
-        let waited = tangibles.filter { checks[$0]?.state == .holding(.sensorBusy) }
+        var waited = tangibles.filter { checks[$0]?.state == .holding(.sensorBusy) }
+        if config.reserveAfterWaiting > 0 { waited.sort { (waitingSince[$0] ?? time, $0) < (waitingSince[$1] ?? time, $1) } }
         var reserved: [TangibleID] = []
         for t in waited + tangibles.filter({ !waited.contains($0) }) where patches[t] == nil {
             let others = patches.values.flatMap { $0 }
@@ -450,7 +465,13 @@ public struct LightCheckScheduler: Sendable {
                 patches[t] = calibrationPatches(t)
             } else if checks[t] != nil {
                 patches[t] = held(checkPatches(t, at: time, startingWith: others, reserved: reserved))
-                if checks[t]?.state == .holding(.sensorBusy) { reserved.append(t) }
+                if checks[t]?.state == .holding(.sensorBusy) {
+                    let since = waitingSince[t] ?? time
+                    waitingSince[t] = since
+                    if !heldByPatches || time - since >= config.reserveAfterWaiting { reserved.append(t) }
+                } else {
+                    waitingSince[t] = nil
+                }
             }
         }
         let all = tangibles.flatMap { patches[$0] ?? [] }
@@ -638,6 +659,7 @@ public struct LightCheckScheduler: Sendable {
     /// patches already placed) is given and none is running.
     private mutating func checkPatches(_ t: TangibleID, at time: Seconds, startingWith placed: [Patch]?,
                                        reserved: [TangibleID] = []) -> [Patch] {
+        heldByPatches = false
         guard let check = checks[t] else { return [] }
         let need = check.need
         let stationary = check.kind == .stationary
@@ -668,7 +690,8 @@ public struct LightCheckScheduler: Sendable {
                 foreign.contains { $0.center.distance(to: h.sensorPosition + shift) < $0.radius + config.patchRadius + config.patchGap }
             }
             // The same after the fact: the sensor may still answer such a patch that just went.
-            if exposed || echoesForeignPatch(t, at: time) {
+            heldByPatches = exposed || echoesForeignPatch(t, at: time)
+            if heldByPatches {
                 checks[t]?.hold(.sensorBusy)
                 return []
             }
@@ -697,6 +720,7 @@ public struct LightCheckScheduler: Sendable {
             }
             var probed: Set<Int> = []
             var phase = CheckRound.Phase.priming
+            var stagger: CheckRound.Stagger?
             if let colour = colours[t] {
                 let candidates = drawable.map { i in
                     let ids = layout.clusters[i].ids
@@ -708,9 +732,23 @@ public struct LightCheckScheduler: Sendable {
                 let chosen = selector(for: t).choose(candidates, uncoveredMass: max(0, 1 - drawnMass))
                 probed = Set(chosen.flatMap { layout.clusters[drawable[$0]].ids })
                 phase = probed.contains { check.shown[$0] == colour.opposite } ? .resetting : .probing
+                if phase == .probing, !stationary, let span = staggerSpan(t), span.upperBound - span.lowerBound < deadline(for: t) {
+                    // The likeliest decoys follow, one at a time (`staggeredProbes`).
+                    let rest = candidates.indices.filter { !chosen.contains($0) && candidates[$0].mass >= 0.01 }
+                        .sorted { (candidates[$0].mass, -$0) > (candidates[$1].mass, -$1) }
+                        .prefix(config.staggerSlots - 1)
+                    if !rest.isEmpty {
+                        stagger = CheckRound.Stagger(lead: probed, later: rest.map { .init(ids: Set(layout.clusters[drawable[$0]].ids)) },
+                                                     span: span)
+                    }
+                }
             }
-            checks[t]?.begin(CheckRound(colour: colours[t] ?? config.primeColour, phase: phase,
-                                        probed: probed, drawn: drawnIDs, plannedAt: time))
+            var round = CheckRound(colour: colours[t] ?? config.primeColour, phase: phase,
+                                   probed: probed, drawn: drawnIDs, plannedAt: time)
+            round.stagger = stagger
+            checks[t]?.begin(round)
+        } else {
+            checks[t]?.advanceStagger(at: time, presentationDelay: presentationDelay)
         }
         guard let round = checks[t]?.currentRound else { return [] }
         var out: [Patch] = []
@@ -726,6 +764,18 @@ public struct LightCheckScheduler: Sendable {
         }
         checks[t]?.shown = drawnNow
         return out
+    }
+
+    /// The response span of `t`'s sensor when its rounds may be staggered
+    /// (`LightCheckConfig.staggeredProbes`): its notifications carry its clock and enough of
+    /// its responses were timed by it. Every change read by the clock may be late by as much
+    /// as the link's fastest notification waited itself (`DeviceClockLatency.fastestDelayBound`),
+    /// so the span's end moves that much later: a clock seen through few notifications
+    /// staggers less.
+    private func staggerSpan(_ t: TangibleID) -> ClosedRange<Seconds>? {
+        guard config.staggeredProbes, config.sensorClock, let clock = sensorClocks[t],
+              let span = latencyModel(for: t).responseSpan(config.latency, minimum: config.staggerAfterResponses) else { return nil }
+        return span.lowerBound...(span.upperBound + clock.fastestDelayBound(spread: config.latency.bleInterval + 0.005))
     }
 
     /// The sensor positions of the live candidates of every other tangible whose round is

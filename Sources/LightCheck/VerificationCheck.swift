@@ -19,16 +19,18 @@ struct VerificationCheck: Sendable {
 
     /// What a flip meant.
     enum FlipVerdict: Hashable, Sendable {
-        /// An answer inside a round's window; latency is set when the presentation was reported.
-        case answer(latency: Seconds?)
+        /// An answer inside a round's window; latency is set when the presentation was reported,
+        /// `response` (presentation → change, by the sensor's clock) when the clock said too.
+        case answer(latency: Seconds?, response: Seconds?)
         /// No round could have caused it (nothing showing, too early).
         case spontaneous
         /// The sensor's state became known during a priming round.
         case primed
         /// By the sensor's own clock it changed before the round showing now could be seen, and
         /// after the silent round before it was presented: that round's answer, later than its
-        /// deadline. `latency` (from that round's reported presentation) teaches the deadline.
-        case late(latency: Seconds?)
+        /// deadline. `latency` (from that round's reported presentation) teaches the deadline,
+        /// `response` (that presentation → the change) the sensor's response span.
+        case late(latency: Seconds?, response: Seconds?)
     }
 
     let tangible: TangibleID
@@ -155,19 +157,23 @@ struct VerificationCheck: Sendable {
             // uses the new colour.
             voidedRounds += 1
             return .spontaneous
-        case .answer(let window, let latency):
-            belief.update(flipped: true, likelihood: .make(window: window, config: config), role: r.role(of:),
+        case .answer(let window, let latency, let answeredProbes, let response):
+            // A staggered round's answer is to the probe sets it fits; the round's other
+            // probes count as decoys (they showed the probe colour before, steadily).
+            var e = r
+            if let answeredProbes { e.probed = answeredProbes }
+            belief.update(flipped: true, likelihood: .make(window: window, config: config), role: e.role(of:),
                           explanation: explanation, weighDormant: config.evidenceByPlace)
             rounds += 1
-            answered.formUnion(r.probed)
+            answered.formUnion(e.probed)
             // Places another patch explains answered as well as the probed ones: the flip
             // does not tell the probed ones apart from them.
-            answerSets.append(r.probed.union(explanation.explained))
-            if !explanation.none { cleanAnswerSets.append(r.probed.union(explanation.explained)) }
+            answerSets.append(e.probed.union(explanation.explained))
+            if !explanation.none { cleanAnswerSets.append(e.probed.union(explanation.explained)) }
             // Learn the latency only from flips that look like answers (most of the posterior
             // now under the probes), so a rare spontaneous flip does not teach a short deadline.
-            let plausible = r.probed.reduce(0) { $0 + belief.weight(of: $1) } >= 0.5
-            return .answer(latency: plausible ? latency : nil)
+            let plausible = e.probed.reduce(0) { $0 + belief.weight(of: $1) } >= 0.5
+            return .answer(latency: plausible ? latency : nil, response: plausible ? response : nil)
         }
     }
 
@@ -226,12 +232,24 @@ struct VerificationCheck: Sendable {
         if case .showing = state { state = .idle }
     }
 
-    /// The overlay that first carries this round; `onScreenSince` when that overlay was
-    /// already reported presented (the round's patches did not change the picture).
+    /// The overlay that first carries this round (or its newest staggered probe set);
+    /// `onScreenSince` when that overlay was already reported presented (the patches did not
+    /// change the picture).
     mutating func setFirstOverlay(_ id: UInt64, onScreenSince: Seconds?) {
-        guard case .showing(var r) = state, r.firstOverlayID == nil else { return }
-        r.firstOverlayID = id
-        if let t = onScreenSince { r.presentedAt = max(t, r.plannedAt) }
+        guard case .showing(var r) = state else { return }
+        if r.firstOverlayID == nil {
+            r.firstOverlayID = id
+            if let t = onScreenSince { r.presentedAt = max(t, r.plannedAt) }
+        }
+        r.setSlotOverlay(id, onScreenSince: onScreenSince)
+        state = .showing(r)
+    }
+
+    /// Turns a staggered round's next probe set to the probe colour when it is due
+    /// (`CheckRound.nextProbeSetDue`).
+    mutating func advanceStagger(at time: Seconds, presentationDelay: Seconds) {
+        guard case .showing(var r) = state, r.nextProbeSetDue(at: time, presentationDelay: presentationDelay) else { return }
+        r.startNextProbeSet(at: time)
         state = .showing(r)
     }
 

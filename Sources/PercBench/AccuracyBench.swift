@@ -100,8 +100,7 @@ struct AccuracyBench: ParsableCommand {
     /// The scheduler's settings for the table: its display and links as `serve` is told them.
     static func lightCheckConfig(for model: HardwareModel) -> LightCheckConfig {
         var c = LightCheckConfig()
-        c.latency.clockPriorDeadline = LatencyModel.Settings.clockPriorDeadline(refreshHz: model.displayFrameRate,
-                                                                                bleInterval: model.bleConnectionInterval)
+        c.latency.setTable(refreshHz: model.displayFrameRate, bleInterval: model.bleConnectionInterval)
         return c
     }
 
@@ -308,7 +307,7 @@ struct AccuracyBench: ParsableCommand {
             print(String(format: "a bound on the tail: %d correct two-touch placements, first identify need p50 %.0f ms after the field-on, poses ",
                          twoTouchNeeds.count, after * 1000)
                   + poses.keys.sorted().map { "\($0): \(poses[$0]!)" }.joined(separator: ", ") + ";")
-            print(String(format: "  with rounds of %.0f ms answered and %.0f ms silent (the table's means), no misses and equal weights, at least %d of them end over 350 ms under any light policy;",
+            print(String(format: "  with rounds of %.0f ms answered and %.0f ms silent (the table's means), no misses and equal weights, at least %d of them end over 350 ms under any policy whose rounds show one probe set each (staggered probes are not bound by it);",
                          rounds.answered * 1000, rounds.silent * 1000, over))
             print("  with the \(oneTouchOver) one-touch placements recognised over 350 ms: at least \(over + oneTouchOver) of the \(Int(Double(latency.totalCount) * 0.05)) a p95 of 350 ms allows")
         }

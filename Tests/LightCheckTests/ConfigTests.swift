@@ -21,6 +21,8 @@ import Testing
         expected.toldApartFromNewcomers = false
         expected.locateMemory = 0
         expected.sensorClock = false
+        expected.staggeredProbes = false
+        expected.reserveAfterWaiting = 0
         #expect(try decode("{}") == expected)
     }
 

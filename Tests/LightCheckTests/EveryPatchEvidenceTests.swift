@@ -35,6 +35,9 @@ import LightCheckRig
         var c = base
         c.missProbability = 0.1
         c.spontaneousFlipRate = 0.2
+        // Its sensor answers up to 6 frames after a patch shows: the end of its response span
+        // (staggered probes take their spacing from it).
+        c.latency.maxSensorResponse = 6.0 / 60 + 0.005
         return c
     }
 

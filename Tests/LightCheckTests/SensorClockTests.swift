@@ -25,6 +25,9 @@ import MTKTangibles
     /// deadline; the next round's probe is then presented. Returns the driver and when the
     /// first round ended.
     func secondRoundShowing(_ config: LightCheckConfig) -> (driver: HandDriver, firstEnded: Seconds) {
+        // Rounds whose probes show at once (staggered ones: StaggeredProbesTests).
+        var config = config
+        config.staggeredProbes = false
         var d = HandDriver(config: config)
         d.needs = [HandDriver.need(at: [Vec2(100, 100), Vec2(200, 100)])]
         d.step(at: 0, events: [Self.light(0, changed: 0, arrival: 0)])

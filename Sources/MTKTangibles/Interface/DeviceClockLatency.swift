@@ -1,4 +1,9 @@
 // Latency of PERC v1 notifications from their device time: absolute on a shared clock, else jitter.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Estimates how late notifications arrive from their 32-bit microsecond device time.
 ///
@@ -19,8 +24,19 @@ public struct DeviceClockLatency: Sendable {
     private var current: UInt32?
     private var previous: UInt32?
     private var inCurrent = 0
+    /// Notifications observed (up to 1,000,000): how well the fastest delay is known.
+    public private(set) var observed = 0
 
     public init() {}
+
+    /// A bound on how late the fastest notification seen itself arrived (the part of every
+    /// delay `observe` cannot see), for a link whose delays spread uniformly over `spread`
+    /// (one BLE connection interval and the host stack): the fastest of n such delays exceeds
+    /// it with probability `1 − confidence`. Infinite before any notification.
+    public func fastestDelayBound(spread: Double, confidence: Double = 0.999) -> Double {
+        guard observed > 0 else { return .infinity }
+        return spread * (1 - pow(1 - confidence, 1 / Double(observed)))
+    }
 
     /// Whether `a` is earlier than `b` on the wrapping offset scale.
     private static func earlier(_ a: UInt32, _ b: UInt32) -> Bool { b &- a != 0 && b &- a < UInt32.max / 2 }
@@ -38,6 +54,7 @@ public struct DeviceClockLatency: Sendable {
         if current == nil || Self.earlier(offset, current!) { current = offset }
         let jitter = Double(offset &- minOffset!) / 1e6
         inCurrent += 1
+        observed = min(observed + 1, 1_000_000)
         if inCurrent >= Self.window {
             previous = current
             current = nil; inCurrent = 0

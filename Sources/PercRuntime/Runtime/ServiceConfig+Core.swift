@@ -21,8 +21,7 @@ extension ServiceConfig {
         c.maxCheckDuration = lightChecks.maxCheckDurationMS / 1000
         c.maxCheckSpeed = lightChecks.maxCheckSpeedMMPerS
         c.stationaryMinInterval = lightChecks.stationaryIntervalMS / 1000
-        c.latency.clockPriorDeadline = LatencyModel.Settings.clockPriorDeadline(
-            refreshHz: lightChecks.displayRefreshHz, bleInterval: lightChecks.bleIntervalMS / 1000)
+        c.latency.setTable(refreshHz: lightChecks.displayRefreshHz, bleInterval: lightChecks.bleIntervalMS / 1000)
         return c
     }
 }

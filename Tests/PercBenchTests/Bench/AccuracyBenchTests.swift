@@ -116,12 +116,25 @@ import PercTestSupport
 
     /// `--show` prints the other PERC of the case too, each line marked `[PERC 2]`, and the
     /// overlay while any patch shows. Seed 2 case 439: PERC 2, set down first, is confirmed on
-    /// its triple only at 2.225 s, while PERC 1's check probed PERC 2's place (docs/recognition.md,
-    /// "Two checks on one place: who goes first"); the overlay shows PERC 2's patches (`2:`).
+    /// its pair at 0.875 s (at 2.225 s on its triple before staggered probes and taking turns,
+    /// while PERC 1's check probed PERC 2's place: docs/recognition.md, "Two checks on one
+    /// place: who goes first"), and PERC 1, one touch, is placed unresolved (missed before);
+    /// the overlay shows PERC 2's patches (`2:`).
     @Test func showPrintsTheOtherPerc() throws {
         try expectShown(seed: 2, index: 439, ["0.558 [PERC 2] transition(from: MTKTangibles.TangibleStateName.inRange, to: MTKTangibles.TangibleStateName.onSurface, reason: MTKTangibles.TransitionReason.fieldOn)",
-                                              "2.225 [PERC 2] tracesAssigned([4, 2, 1], reason: MTKTangibles.TransitionReason.lightConfirmed)",
-                                              " 2:probe:", "case 439: missed"])
+                                              "0.875 [PERC 2] tracesAssigned([2, 1], reason: MTKTangibles.TransitionReason.lightConfirmed)",
+                                              " 2:probe:", "case 439: unresolved"])
+    }
+
+    /// Staggered probes through the CLI (docs/lightcheck.md "Staggered probes"): seed 1 case
+    /// 6811, PERC 1's round shows its first probe set (its own place at 1 mm and a pair at 24
+    /// mm) with a decoy at 35 mm, which turns to the probe colour ~90 ms later while the round
+    /// still runs (no answer in between); the sensor answers the first set and PERC 1 ends on
+    /// its own traces.
+    @Test func aDecoyTurnsToAProbeWithinTheRound() throws {
+        try expectShown(seed: 1, index: 6811, ["0.975 overlay 11 1:probe:white:0mm r4 1:probe:white:24mm r4 1:decoy:black:35mm r4",
+                                               "0.983 overlay 12 1:probe:white:1mm r4 1:probe:white:24mm r4 1:probe:white:35mm r4",
+                                               "0.992 light 1", "case 6811: correct"])
     }
 
     /// The summary's latency table by pattern and marker touches names every class it saw.
