@@ -19,18 +19,30 @@ import LightCheck
 /// shown in one round and left out of the next (another PERC's candidates in the way),
 /// whose flip was read as an answer for the others (3031, 9410).
 @Suite struct PlacementRegressionTests {
+    /// What `play` saw of PERC 1: whether it ever held a trace its markers did not make after
+    /// its time window; whether it ends tracked (or resting) with only its own traces, every
+    /// marker within 5 mm; when light was first asked about it and when it was first tracked
+    /// with its own traces (seconds after its field-on arrived); why it was first taken; whether
+    /// it ends placed unresolved on its own touch; its sensor's light flips until recognised.
+    struct Played {
+        var wrong: Bool, correct: Bool, firstCheck: Seconds?, taken: TransitionReason?, unresolved: Bool
+        var recognised: Seconds?, flips: Int
+    }
+
     /// Plays a case; returns whether PERC 1 ever held a trace its markers did not make after
     /// its time window, whether it ends tracked (or resting) with only its own traces, when
     /// light was first asked about it (seconds after its field-on arrived), and why it was
     /// first taken (the reason of its first transition to tracked).
     func play(_ c: PlacementGenerator.Case, config: EngineConfig = EngineConfig(),
-              lightChecks: LightCheckConfig = LightCheckConfig()) throws -> (wrong: Bool, correct: Bool, firstCheck: Seconds?, taken: TransitionReason?, unresolved: Bool) {
+              lightChecks: LightCheckConfig = LightCheckConfig()) throws -> Played {
         var runner = try ScenarioRunner(c.scenario)
         var core = FrameCore(definitions: runner.world.definitions, engineConfig: config, lightCheckConfig: lightChecks)
         var wrong = false
         var last: TangibleReport?
         var firstCheck: Seconds?
         var taken: TransitionReason?
+        var recognised: Seconds?
+        var flips = 0
         func own(_ tr: TraceID) -> Bool {
             guard let s = core.engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
                   case .marker(let t, _) = contact.maker else { return false }
@@ -48,9 +60,11 @@ import LightCheck
                let arrival = runner.world.truth.placement(of: c.tangible)?.fieldOnArrival {
                 firstCheck = frame.time - arrival
             }
+            if recognised == nil { flips += frame.sensorEvents.filter { $0.tangible == c.tangible && $0.kind == .light }.count }
             guard let r = last, r.state == .tracked, let arrival = runner.world.truth.placement(of: c.tangible)?.fieldOnArrival
             else { continue }
             if frame.time > arrival + core.engine.config.timeWindow + 0.02, !r.traces.allSatisfy(own) { wrong = true }
+            if recognised == nil, r.traces.allSatisfy(own) { recognised = frame.time - arrival }
         }
         // Correct as `bench accuracy` scores it: its own traces, every marker within 5 mm of
         // where it really is (a wrong turn of a nearly symmetric pattern is not correct).
@@ -65,7 +79,8 @@ import LightCheck
             guard let p = r.placement, own(p.touch), let sensor = runner.world.trueSensorPosition(of: c.tangible) else { return false }
             return p.sensor.distance(to: sensor) <= 3
         } ?? false
-        return (wrong, correct, firstCheck, taken, unresolved)
+        return Played(wrong: wrong, correct: correct, firstCheck: firstCheck, taken: taken, unresolved: unresolved,
+                      recognised: recognised, flips: flips)
     }
 
     /// Plays case `c` frame by frame as the bench does, handing each frame's output to `body`;
@@ -86,7 +101,7 @@ import LightCheck
 
     /// Plays case `index` of the generator with `seed`.
     func play(seed: UInt64, index: Int, today: Bool = false, config: EngineConfig = EngineConfig(),
-              lightChecks: LightCheckConfig = LightCheckConfig()) throws -> (wrong: Bool, correct: Bool, firstCheck: Seconds?, taken: TransitionReason?, unresolved: Bool) {
+              lightChecks: LightCheckConfig = LightCheckConfig()) throws -> Played {
         try play(placement(seed: seed, index: index, today: today), config: config, lightChecks: lightChecks)
     }
 

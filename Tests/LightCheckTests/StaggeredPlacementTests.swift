@@ -3,43 +3,13 @@
 // light sensor).
 import Testing
 import MTKTangibles
-import MTKSimulator
-import FrameCore
 @testable import LightCheck
 
 @Suite struct StaggeredPlacementTests {
-    struct Result {
-        /// PERC 1 held a trace its markers did not make after its time window.
-        var wrong = false
-        /// When PERC 1 was first tracked with its own traces, after its field-on arrived.
-        var recognised: Seconds?
-        /// Light flips of PERC 1's sensor up to then.
-        var flips = 0
-    }
+    let rig = PlacementRegressionTests()
 
-    func play(seed: UInt64, index: Int, lightChecks: LightCheckConfig = LightCheckConfig()) throws -> Result {
-        let c = PlacementRegressionTests().placement(seed: seed, index: index, today: true)
-        var runner = try ScenarioRunner(c.scenario)
-        var core = FrameCore(definitions: runner.world.definitions, engineConfig: EngineConfig(), lightCheckConfig: lightChecks)
-        var result = Result()
-        func own(_ tr: TraceID) -> Bool {
-            guard let s = core.engine.table.summary(tr), let contact = runner.world.truth.contacts[s.contactID],
-                  case .marker(let t, _) = contact.maker else { return false }
-            return t == c.tangible
-        }
-        while !runner.isFinished {
-            let frame = runner.nextFrame()
-            let (out, plan) = core.advance(frame)
-            if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
-            if result.recognised == nil {
-                result.flips += frame.sensorEvents.filter { $0.tangible == c.tangible && $0.kind == .light }.count
-            }
-            guard let r = out.tangible(c.tangible), r.state == .tracked,
-                  let arrival = runner.world.truth.placement(of: c.tangible)?.fieldOnArrival else { continue }
-            if frame.time > arrival + core.engine.config.timeWindow + 0.02, !r.traces.allSatisfy(own) { result.wrong = true }
-            if result.recognised == nil, r.traces.allSatisfy(own) { result.recognised = frame.time - arrival }
-        }
-        return result
+    func play(seed: UInt64, index: Int, lightChecks: LightCheckConfig = LightCheckConfig()) throws -> PlacementRegressionTests.Played {
+        try rig.play(seed: seed, index: index, today: true, lightChecks: lightChecks)
     }
 
     /// Case 6811: PERC 1's first staggered round held its own place in its first probe set.
