@@ -212,6 +212,12 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// 186`: two answered rounds of five). 0 keeps that behaviour; recordings made before
     /// this setting existed read it as 0.
     public var reserveAfterWaiting: Seconds = 0.3
+    /// The presentation delay is learned from each overlay's first presented report only
+    /// (later reports of it, from a second app or one that repeats itself, are taken for the
+    /// rounds but teach nothing): re-reporting a standing overlay taught a delay that grew
+    /// with its age (up to the 0.5 s clamp), and every echo and quiet window with it.
+    /// Recordings made before this setting existed read it as off.
+    public var presentationFromFirstReport = true
 
     public init() {}
 
@@ -264,6 +270,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         staggerSlots = try v(.staggerSlots, d.staggerSlots)
         staggerAfterResponses = try v(.staggerAfterResponses, d.staggerAfterResponses)
         reserveAfterWaiting = try v(.reserveAfterWaiting, 0)
+        presentationFromFirstReport = try v(.presentationFromFirstReport, false)
         locate = c.contains(.locate) ? try CalibrationSettings(from: c.superDecoder(forKey: .locate), defaults: d.locate) : d.locate
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))

@@ -254,8 +254,12 @@ public struct LightCheckScheduler: Sendable {
             diagnostics.count(.unknownOverlay)
             return
         }
+        // Only an overlay's first report says how long presenting takes: an app that reports a
+        // standing overlay again (a second app, a buggy or hostile one) would teach a delay
+        // that grows with the overlay's age and stretches every echo and quiet window.
+        let first = report.overlayID > lastPresentedOverlay
         lastPresentedOverlay = max(lastPresentedOverlay, report.overlayID)
-        if let planned = issued.first(where: { $0.id == report.overlayID })?.at {
+        if first || !config.presentationFromFirstReport, let planned = issued.first(where: { $0.id == report.overlayID })?.at {
             let delay = min(max(report.from - planned, 0), 0.5)
             presentationDelay = 0.8 * presentationDelay + 0.2 * delay
         }

@@ -23,6 +23,7 @@ import Testing
         expected.sensorClock = false
         expected.staggeredProbes = false
         expected.reserveAfterWaiting = 0
+        expected.presentationFromFirstReport = false
         #expect(try decode("{}") == expected)
     }
 

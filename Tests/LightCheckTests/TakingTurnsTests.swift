@@ -21,7 +21,7 @@ import MTKTangibles
     /// over black, then black over white, …), under a probe or not: its check cannot decide
     /// quickly, it keeps running rounds. Tangible 2's sensor never answers. Both have the
     /// same four candidates, so each one's patches lie over the other's candidates.
-    static func play(_ config: LightCheckConfig, until end: Seconds = 2) -> Run {
+    static func play(_ config: LightCheckConfig, until end: Seconds = 2, reportAgain: Bool = false) -> Run {
         var d = HandDriver(config: config)
         d.needs = [HandDriver.need(tangible: 1, request: 7, at: places), HandDriver.need(tangible: 2, request: 8, at: places)]
         d.step(at: 0, light: [(1, 0), (2, 0)])
@@ -47,7 +47,7 @@ import MTKTangibles
                 shownAt = nil
             }
             // Each new overlay is reported once, as an app does.
-            let shown = d.scheduler.overlay.id > reported ? [PresentedOverlay(overlayID: d.scheduler.overlay.id, from: d.time)] : []
+            let shown = d.scheduler.overlay.id > reported || reportAgain ? [PresentedOverlay(overlayID: d.scheduler.overlay.id, from: d.time)] : []
             reported = d.scheduler.overlay.id
             d.step(light: light, presented: shown)
             if run.firstEnded == nil, d.outcomes.contains(where: { $0.tangible == 1 }) { run.firstEnded = d.time }
@@ -89,6 +89,19 @@ import MTKTangibles
         let patient = Self.play(LightCheckConfig())
         #expect(try #require(patient.secondFirstDrew) > patient.firstEnded ?? 0)
     }
+
+    /// An app that reports the standing overlay again every frame (a second app, or a buggy
+    /// one) teaches no presentation delay: tangible 2's turn comes as soon as with one report
+    /// per overlay. Before (`presentationFromFirstReport` off), the delay grew with the empty
+    /// overlay's age and tangible 2 waited on the echo of patches long gone.
+    @Test func reportingAStandingOverlayAgainTeachesNoDelay() throws {
+        let once = Self.play(LightCheckConfig())
+        let again = Self.play(LightCheckConfig(), reportAgain: true)
+        let first = try #require(once.secondFirstDrew), repeated = try #require(again.secondFirstDrew)
+        #expect(repeated == first)
+        var before = LightCheckConfig()
+        before.presentationFromFirstReport = false
+        let stretched = try #require(Self.play(before, reportAgain: true).secondFirstDrew)
+        #expect(stretched > first + 0.2)
+    }
 }
-
-
