@@ -179,11 +179,12 @@ extension CheckRound {
             presentedAt = plannedAt + presentationDelay
             presentationAssumed = true
         }
-        guard var start = presentedAt else { return .running }
+        guard let shown = presentedAt else { return .running }
         if phase == .resetting {
-            if time >= start { startProbing(at: time) }
+            if time >= shown { startProbing(at: time) }
             return .running
         }
+        var start = shown
         if var s = stagger {
             // Each staggered probe set's presentation too; the deadline runs from the last's.
             for i in s.later.indices where s.later[i].presentedAt == nil && s.later[i].firstOverlayID != nil {
@@ -198,7 +199,7 @@ extension CheckRound {
         }
         if deadline == nil { deadline = start + wait }
         guard let end = deadline, time >= end else { return .running }
-        return phase == .priming ? .primedSilently : .silent(window: end - (presentedAt ?? start))
+        return phase == .priming ? .primedSilently : .silent(window: end - shown)
     }
 }
 

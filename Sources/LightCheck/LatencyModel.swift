@@ -148,8 +148,13 @@ public struct LatencyModel: Hashable, Sendable, Codable {
     /// outside [0, `maxDeadline`] or non-finite are ignored.
     public mutating func record(response: Seconds, settings: Settings) {
         guard response.isFinite, response >= 0, response <= settings.maxDeadline else { return }
-        responses.append(response)
-        if responses.count > settings.window { responses.removeFirst(responses.count - settings.window) }
+        Self.append(response, to: &responses, window: settings.window)
+    }
+
+    /// Appends, keeping the newest `window`.
+    private static func append(_ x: Seconds, to list: inout [Seconds], window: Int) {
+        list.append(x)
+        if list.count > window { list.removeFirst(list.count - window) }
     }
 
     /// When, after a patch shows, this sensor's answer to it can change the sensor (by its
@@ -168,8 +173,7 @@ public struct LatencyModel: Hashable, Sendable, Codable {
     /// values are ignored.
     public mutating func record(_ latency: Seconds, settings: Settings) {
         guard latency.isFinite, latency >= 0 else { return }
-        samples.append(latency)
-        if samples.count > settings.window { samples.removeFirst(samples.count - settings.window) }
+        Self.append(latency, to: &samples, window: settings.window)
     }
 
     /// How long after presentation to wait for an answer before counting its absence.

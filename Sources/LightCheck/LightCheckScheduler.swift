@@ -27,12 +27,9 @@ public struct LightCheckScheduler: Sendable {
     /// Per tangible, its clock against ours (`LightCheckConfig.sensorClock`): how much later
     /// than its fastest notification each one arrived.
     private var sensorClocks: [TangibleID: DeviceClockLatency] = [:]
-    /// Since when each check has waited for its turn (`holding(.sensorBusy)`), and whether
-    /// the last wait was for another tangible's patches (`LightCheckConfig.reserveAfterWaiting`).
+    /// Since when each check has waited for its turn (`VerificationCheck.waitsItsTurn`;
+    /// `LightCheckConfig.reserveAfterWaiting`).
     private var waitingSince: [TangibleID: Seconds] = [:]
-    /// Set by `checkPatches` when it held the check for another tangible's patches (over its
-    /// candidates, or gone from there less than one deadline ago); read by `draw` right after.
-    private var heldByPatches = false
     private var knownTangibles: Set<TangibleID> = []
     /// Requests decided already, so a need the engine repeats before it saw the outcome is
     /// not checked again; forgotten once the engine drops it.
@@ -454,7 +451,7 @@ public struct LightCheckScheduler: Sendable {
         // round go first, so two PERCs with shared candidates take turns; one that still has
         // to wait reserves its candidates against the rounds started after it in this frame
         // (else a tangible whose rounds follow each other could starve it).
-        var waited = tangibles.filter { checks[$0]?.state == .holding(.sensorBusy) }
+        var waited = tangibles.filter { checks[$0]?.waitsItsTurn == true }
         if config.reserveAfterWaiting > 0 { waited.sort { (waitingSince[$0] ?? time, $0) < (waitingSince[$1] ?? time, $1) } }
         var reserved: [TangibleID] = []
         for t in waited + tangibles.filter({ !waited.contains($0) }) where patches[t] == nil {
@@ -469,10 +466,10 @@ public struct LightCheckScheduler: Sendable {
                 patches[t] = calibrationPatches(t)
             } else if checks[t] != nil {
                 patches[t] = held(checkPatches(t, at: time, startingWith: others, reserved: reserved))
-                if checks[t]?.state == .holding(.sensorBusy) {
+                if let check = checks[t], check.waitsItsTurn {
                     let since = waitingSince[t] ?? time
                     waitingSince[t] = since
-                    if !heldByPatches || time - since >= config.reserveAfterWaiting { reserved.append(t) }
+                    if check.state == .holding(.sensorBusy) || time - since >= config.reserveAfterWaiting { reserved.append(t) }
                 } else {
                     waitingSince[t] = nil
                 }
@@ -663,7 +660,6 @@ public struct LightCheckScheduler: Sendable {
     /// patches already placed) is given and none is running.
     private mutating func checkPatches(_ t: TangibleID, at time: Seconds, startingWith placed: [Patch]?,
                                        reserved: [TangibleID] = []) -> [Patch] {
-        heldByPatches = false
         guard let check = checks[t] else { return [] }
         let need = check.need
         let stationary = check.kind == .stationary
@@ -694,9 +690,8 @@ public struct LightCheckScheduler: Sendable {
                 foreign.contains { $0.center.distance(to: h.sensorPosition + shift) < $0.radius + config.patchRadius + config.patchGap }
             }
             // The same after the fact: the sensor may still answer such a patch that just went.
-            heldByPatches = exposed || echoesForeignPatch(t, at: time)
-            if heldByPatches {
-                checks[t]?.hold(.sensorBusy)
+            if exposed || echoesForeignPatch(t, at: time) {
+                checks[t]?.hold(.behindPatches)
                 return []
             }
             let guarded = guardedPositions(except: t, reserved: reserved)
@@ -736,21 +731,13 @@ public struct LightCheckScheduler: Sendable {
                 let chosen = selector(for: t).choose(candidates, uncoveredMass: max(0, 1 - drawnMass))
                 probed = Set(chosen.flatMap { layout.clusters[drawable[$0]].ids })
                 phase = probed.contains { check.shown[$0] == colour.opposite } ? .resetting : .probing
-                if phase == .probing, !stationary, let span = staggerSpan(t), span.upperBound - span.lowerBound < deadline(for: t) {
-                    // The likeliest decoys follow, one at a time (`staggeredProbes`).
-                    let rest = candidates.indices.filter { !chosen.contains($0) && candidates[$0].mass >= 0.01 }
-                        .sorted { (candidates[$0].mass, -$0) > (candidates[$1].mass, -$1) }
-                        .prefix(config.staggerSlots - 1)
-                    if !rest.isEmpty {
-                        stagger = CheckRound.Stagger(lead: probed, later: rest.map { .init(ids: Set(layout.clusters[drawable[$0]].ids)) },
-                                                     span: span)
-                    }
+                if phase == .probing, !stationary, let span = staggerSpan(t) {
+                    let rest = staggeredDecoys(candidates, chosen: chosen).map { Set(layout.clusters[drawable[$0]].ids) }
+                    if !rest.isEmpty { stagger = CheckRound.Stagger(lead: probed, later: rest.map { .init(ids: $0) }, span: span) }
                 }
             }
-            var round = CheckRound(colour: colours[t] ?? config.primeColour, phase: phase,
-                                   probed: probed, drawn: drawnIDs, plannedAt: time)
-            round.stagger = stagger
-            checks[t]?.begin(round)
+            checks[t]?.begin(CheckRound(colour: colours[t] ?? config.primeColour, phase: phase,
+                                        probed: probed, drawn: drawnIDs, plannedAt: time, stagger: stagger))
         } else {
             checks[t]?.advanceStagger(at: time, presentationDelay: presentationDelay)
         }
@@ -776,10 +763,20 @@ public struct LightCheckScheduler: Sendable {
     /// as the link's fastest notification waited itself (`DeviceClockLatency.fastestDelayBound`),
     /// so the span's end moves that much later: a clock seen through few notifications
     /// staggers less.
+    /// Nil too when the span is as long as the deadline (staggering would gain nothing).
     private func staggerSpan(_ t: TangibleID) -> ClosedRange<Seconds>? {
         guard config.staggeredProbes, config.sensorClock, let clock = sensorClocks[t],
-              let span = latencyModel(for: t).responseSpan(config.latency, minimum: config.staggerAfterResponses) else { return nil }
-        return span.lowerBound...(span.upperBound + clock.fastestDelayBound(spread: config.latency.bleInterval + 0.005))
+              let learned = latencyModel(for: t).responseSpan(config.latency, minimum: config.staggerAfterResponses) else { return nil }
+        let span = learned.lowerBound...(learned.upperBound + clock.fastestDelayBound(spread: config.latency.bleInterval + 0.005))
+        return span.upperBound - span.lowerBound < deadline(for: t) ? span : nil
+    }
+
+    /// The candidates a staggered round turns to probes after its first probe set, in turn:
+    /// the likeliest of the others holding at least 1%, up to `staggerSlots` − 1.
+    private func staggeredDecoys(_ candidates: [ProbeSelector.Candidate], chosen: [Int]) -> [Int] {
+        Array(candidates.indices.filter { !chosen.contains($0) && candidates[$0].mass >= 0.01 }
+            .sorted { (candidates[$0].mass, -$0) > (candidates[$1].mass, -$1) }
+            .prefix(config.staggerSlots - 1))
     }
 
     /// The sensor positions of the live candidates of every other tangible whose round is

@@ -14,8 +14,14 @@ struct VerificationCheck: Sendable {
     }
 
     enum HoldReason: String, Hashable, Sendable {
-        case movingTooFast, nothingDrawable, stationaryInterval, sensorBusy
+        /// `sensorBusy`: another check's live candidates are in the way (or a calibration has
+        /// the sensor); `behindPatches`: another tangible's patches lie over its candidates, or
+        /// went from there less than one deadline ago. Either way it waits its turn.
+        case movingTooFast, nothingDrawable, stationaryInterval, sensorBusy, behindPatches
     }
+
+    /// Held until another tangible is out of the way (`sensorBusy` or `behindPatches`).
+    var waitsItsTurn: Bool { state == .holding(.sensorBusy) || state == .holding(.behindPatches) }
 
     /// What a flip meant.
     enum FlipVerdict: Hashable, Sendable {

@@ -24,8 +24,9 @@ public struct DeviceClockLatency: Sendable {
     private var current: UInt32?
     private var previous: UInt32?
     private var inCurrent = 0
-    /// Notifications observed (up to 1,000,000): how well the fastest delay is known.
-    public private(set) var observed = 0
+    /// The notifications the fastest is looked for among (the current and the previous
+    /// bucket): how well the fastest delay is known.
+    public var observed: Int { (previous == nil ? 0 : Self.window) + inCurrent }
 
     public init() {}
 
@@ -54,7 +55,6 @@ public struct DeviceClockLatency: Sendable {
         if current == nil || Self.earlier(offset, current!) { current = offset }
         let jitter = Double(offset &- minOffset!) / 1e6
         inCurrent += 1
-        observed = min(observed + 1, 1_000_000)
         if inCurrent >= Self.window {
             previous = current
             current = nil; inCurrent = 0
