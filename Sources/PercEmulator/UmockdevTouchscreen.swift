@@ -16,7 +16,9 @@ public struct UmockdevTouchscreen {
     public var ioctl: String { dir.appendingPathComponent("dev.ioctl").path }
     public var script: String { dir.appendingPathComponent("dev.script").path }
 
-    public init(name: String, axes: [(UInt16, AbsInfo)], frames: [[InputEvent]]) throws {
+    /// `delays`: milliseconds before each frame is written; by default 300 before the first
+    /// and the stamps' own spacing after (a test of stamps that jump gives its own).
+    public init(name: String, axes: [(UInt16, AbsInfo)], frames: [[InputEvent]], delays: [Int]? = nil) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("pb-umockdev-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try """
@@ -60,7 +62,7 @@ public struct UmockdevTouchscreen {
         // Script lines: `r <ms> <bytes>`, bytes <= 32 escaped as ^(b+64) and ^ as ^`.
         var script = Data()
         var previous: Double?
-        for f in frames {
+        for (i, f) in frames.enumerated() {
             var raw: [UInt8] = []
             for e in f {
                 let sec = Int64(e.time.rounded(.down)), usec = Int64(((e.time - e.time.rounded(.down)) * 1e6).rounded())
@@ -70,7 +72,7 @@ public struct UmockdevTouchscreen {
                 withUnsafeBytes(of: e.code.littleEndian) { raw += $0 }
                 withUnsafeBytes(of: e.value.littleEndian) { raw += $0 }
             }
-            let delay = previous.map { Int(((f[0].time - $0) * 1000).rounded()) } ?? 300
+            let delay = delays.map { $0[i] } ?? previous.map { Int(((f[0].time - $0) * 1000).rounded()) } ?? 300
             previous = f[0].time
             script.append(contentsOf: Array("r \(max(delay, 0)) ".utf8))
             for b in raw {

@@ -52,6 +52,7 @@ public final class EvdevInputSource: InputSource {
                     ReceiveThreadPriority.promoteCurrentThread(as: .touchInput)
                     var decoder = initial // owned by this thread only
                     var lastEvent = MonotonicClock.now()
+                    var wallTimes = WallClockEventTimes()
                     var result: (any Error)?
                     loop: while !stop.load(ordering: .acquiring) {
                         switch dev.read(timeout: 0.1) {
@@ -66,12 +67,13 @@ public final class EvdevInputSource: InputSource {
                             let shift = monotonic ? 0 : MonotonicClock.realtimeOffset()
                             var out: [ContactUpdate] = []
                             for var e in events {
-                                e.time -= shift
+                                e.time = monotonic ? e.time : wallTimes.map(wall: e.time, shift: shift, arrival: arrival)
                                 decoder.feed(e, arrival: arrival, into: &out)
                                 if decoder.state == .needsResync, let snap = dev.snapshot(slots: description.slotCount) {
                                     decoder.resync(with: snap, time: e.time, arrival: arrival, into: &out)
                                 }
                             }
+                            if let line = wallTimes.notice() { logger.warning("\(path): \(line)") }
                             if !out.isEmpty { sink(out) }
                         }
                     }

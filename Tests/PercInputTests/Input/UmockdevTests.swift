@@ -53,6 +53,47 @@ import PercSystem
         #expect(r.stderr.contains("protocol B, 10 slots"))
     }
 
+    /// The wall clock stepping between the stamp and the read (CI once saw it go back 62 s in
+    /// the middle of the replay above): events stamped 100 s ahead of it and then 100 s behind
+    /// it keep every contact and come out at the time they were read, in order, and the log
+    /// says why (at most a line a second).
+    @Test(.enabled(if: UmockdevTests.available))
+    func eventTimesOffTheWallClockAreStampedWhenRead() async throws {
+        let axes: [(UInt16, AbsInfo)] = [
+            (EvdevCode.ABS_MT_SLOT, AbsInfo(minimum: 0, maximum: 9)),
+            (EvdevCode.ABS_MT_POSITION_X, AbsInfo(minimum: 0, maximum: 4000, resolution: 10)),
+            (EvdevCode.ABS_MT_POSITION_Y, AbsInfo(minimum: 0, maximum: 3000, resolution: 10)),
+            (EvdevCode.ABS_MT_TRACKING_ID, AbsInfo(minimum: 0, maximum: 65535)),
+        ]
+        let now = Date().timeIntervalSince1970
+        // Frames 0–9 stamped 100 s ahead, 10–19 100 s behind, 20–29 right (read ~0.3 s after
+        // they are made, plus 20 ms a frame: well within a second).
+        var frames: [[InputEvent]] = []
+        for n in 0..<30 {
+            let t = now + 0.3 + Double(n) * 0.02 + (n < 10 ? 100 : n < 20 ? -100 : 0)
+            var f = [InputEvent(time: t, type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_SLOT, value: 0)]
+            if n == 0 { f.append(InputEvent(time: t, type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_TRACKING_ID, value: 7)) }
+            f.append(InputEvent(time: t, type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_POSITION_X, value: Int32(100 + 10 * n)))
+            f.append(InputEvent(time: t, type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_POSITION_Y, value: 200))
+            f.append(InputEvent(time: t, type: EvdevCode.EV_SYN, code: EvdevCode.SYN_REPORT, value: 0))
+            frames.append(f)
+        }
+        let bed = try Testbed(name: "Stepped Clock Panel", axes: axes, frames: frames, delays: [300] + Array(repeating: 20, count: 29))
+        defer { bed.remove() }
+        let r = try await Helper.runAsync(Self.umockdev, bed.umockdevArguments([CLI.binary.path, "input", "watch", "/dev/input/event99", "--idle-timeout", "1", "--json"]), timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let updates = r.stdout.split(separator: "\n").compactMap { try? JSONDecoder().decode(ContactUpdate.self, from: Data($0.utf8)) }
+        let xs: [Double] = (0..<30).map { (n: Int) -> Double in Double(100 + 10 * n) / 10 }
+        #expect(updates.filter { $0.phase != .end }.map(\.position.x) == xs, "every frame's contact is kept")
+        #expect(updates.last?.phase == .end, "and ends when the device goes idle")
+        let off = updates.filter { !($0.time <= $0.arrival && $0.arrival - $0.time < WallClockEventTimes.maxAge) }
+        #expect(off.isEmpty, "times off their arrival: \(off.map { $0.time - $0.arrival })")
+        #expect(zip(updates, updates.dropFirst()).allSatisfy { $0.time <= $1.time }, "times in order")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.contains("s after the time they were read (the wall clock stepped?)") }, "\(r.stderr)")
+        #expect(lines.filter { $0.contains("the wall clock stepped?") }.count <= 2, "said at most once a second: \(r.stderr)")
+    }
+
     @Test(.enabled(if: UmockdevTests.available))
     func listFindsTheFakeTouchscreenOnlyWhenUninitializedDevicesAreAllowed() async throws {
         let bed = try Testbed(name: "PercBridge Test Panel", axes: [(EvdevCode.ABS_MT_SLOT, AbsInfo(minimum: 0, maximum: 1))], frames: [])
