@@ -13,8 +13,9 @@ import MTKTangibles
 ///   "x": 10, "y": 20, "major": 9, "minor": 7, "orientation": 0.3}], "app_time": 12.5}`
 /// Positions and sizes are in surface units times `unitScale` mm (default: millimetres);
 /// angles in radians. Times: the sender's `timestamp`/`app_time` (seconds, any epoch) is
-/// mapped onto the monotonic timeline by the smallest offset seen (so no sample is placed
-/// after its arrival); without one, the arrival time is used.
+/// mapped onto the monotonic timeline by the smallest offset seen, allowed to age and
+/// re-anchored when the sender's clock steps (`SenderClock`; no sample is placed after its
+/// arrival); without one, the arrival time is used.
 public struct JSONContactDecoder: Sendable {
     public let origin: InputOrigin
     public let surfaceSize: Vec2?
@@ -23,7 +24,7 @@ public struct JSONContactDecoder: Sendable {
     public private(set) var messages = 0
     /// Contacts down now: the time and place of each one's last sample.
     private var active: [Int64: (time: Seconds, position: Vec2)] = [:]
-    private var offset: Double?
+    private var senderClock = SenderClock()
 
     static let maxContactsPerMessage = 256
     /// Contacts down at once per sender (a sender that never ends its contacts cannot grow
@@ -90,10 +91,7 @@ public struct JSONContactDecoder: Sendable {
             let stamp = mtk ? c["timestamp"]?.number : senderTime
             if mtk, let t = c["timestamp"], t != .null, stamp == nil { bad.record("contact with a non-numeric timestamp", at: here); continue }
             var time = arrival
-            if let stamp {
-                offset = min(offset ?? (arrival - stamp), arrival - stamp)
-                time = stamp + offset!
-            }
+            if let stamp { time = senderClock.time(stamp: stamp, arrival: arrival) }
             var phase = phase0
             switch (phase, active[id]) {
             case (.begin, .some): bad.record("begin of a contact already down", at: here, "id \(id)"); phase = .move

@@ -28,7 +28,8 @@ public enum TouchscreenFollower {
         monitor.start()
         defer { monitor.stop() }
         FileHandle.standardError.write(Data("following touchscreen hotplug\n".utf8))
-        let end = duration.map { Date().addingTimeInterval($0) } ?? .distantFuture
-        while Date() < end { Thread.sleep(forTimeInterval: min(0.1, max(0, end.timeIntervalSinceNow))) }
+        // The monotonic clock: a wall-clock step (NTP) must not cut the duration short or stretch it.
+        let end = duration.map { MonotonicClock.now() + $0 } ?? .infinity
+        while MonotonicClock.now() < end { Thread.sleep(forTimeInterval: min(0.1, max(0, end - MonotonicClock.now()))) }
     }
 }

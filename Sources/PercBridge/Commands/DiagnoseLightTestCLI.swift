@@ -17,9 +17,10 @@ struct DiagnoseLightTestCLI {
         let tty = isatty(STDOUT_FILENO) == 1
         print("light test of \(status.name) (id \(status.tangible)): \(count) checks")
         var shown = -1
-        // Each check takes well under a second; a stuck test is given up with a message.
-        let deadline = Date().addingTimeInterval(Double(count) * 3 + 15)
-        while status.state == .running && Date() < deadline {
+        // Each check takes well under a second; a stuck test is given up with a message
+        // (by the monotonic clock: a wall-clock step must not end it early).
+        let deadline = ContinuousClock.now + .seconds(Double(count) * 3 + 15)
+        while status.state == .running && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(200))
             do { status = try await client.lightTestStatus() } catch {
                 throw CLIError(.unavailable, "\(error)")

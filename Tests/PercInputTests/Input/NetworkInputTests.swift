@@ -148,6 +148,34 @@ final class Collected: Sendable {
         #expect(tcp.badInput.count("bytes outside a JSON document") >= 1)
     }
 
+    /// A feed whose clock steps back 62 s (NTP on the sender) in the middle of a touch: its
+    /// samples after the step are placed when they arrive, not 62 s before, and none is
+    /// dropped as going backwards.
+    @Test func aJSONFeedWhoseClockStepsBackKeepsItsTouchesOnTime() async throws {
+        let tcp = JSONInputSource(transport: .tcp, host: "127.0.0.1", port: 0, surfaceSize: Self.surface)
+        let got = Collected()
+        let port = try await tcp.bind(sink: got.sink)
+        defer { Task { await tcp.close() } }
+        let script = """
+        import socket, sys, time, json
+        t = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        for i in range(20):
+            step = 62 if i >= 10 else 0
+            state = "beginning" if i == 0 else ("ending" if i == 19 else "moving")
+            t.sendall((json.dumps({"Touches": [{"traceID": 3, "state": state, "position": [10 + i, 20],
+                                                "timestamp": time.time() - step}]}) + "\\n").encode())
+            time.sleep(0.02)
+        time.sleep(0.1); t.close()
+        """
+        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(port)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let u = try await got.wait(for: 20)
+        #expect(u.map(\.position.x) == (0..<20).map { Double(10 + $0) }, "every sample kept")
+        let late = u.filter { $0.arrival - $0.time > 0.5 || $0.time > $0.arrival + 1e-9 }
+        #expect(late.isEmpty, "placed off their arrival: \(late.map { $0.arrival - $0.time })")
+        #expect(tcp.badInput.count("contact time went backwards") == 0)
+    }
+
     @Test func aJSONConnectionThatClosesWithContactsDownEndsThem() async throws {
         // A forwarder that dies with fingers down: its contacts must end, or they stay on the
         // surface (and in every frame) for as long as serve runs (issue 36).
