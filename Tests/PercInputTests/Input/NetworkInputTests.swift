@@ -148,17 +148,24 @@ final class Collected: Sendable {
         #expect(tcp.badInput.count("bytes outside a JSON document") >= 1)
     }
 
+    /// A Python sender (`t`: its socket, connected to a JSON TCP source; `body` its code):
+    /// the updates once `count` came, and the source (closed after).
+    static func fromPythonOverTCP(_ body: String, count: Int) async throws -> (updates: [ContactUpdate], source: JSONInputSource) {
+        let tcp = JSONInputSource(transport: .tcp, host: "127.0.0.1", port: 0, surfaceSize: surface)
+        let got = Collected()
+        let port = try await tcp.bind(sink: got.sink)
+        defer { Task { await tcp.close() } }
+        let script = "import socket, sys, time, json\nt = socket.create_connection((\"127.0.0.1\", int(sys.argv[1])))\n" + body
+        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(port)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return (try await got.wait(for: count), tcp)
+    }
+
     /// A feed whose clock steps back 62 s (NTP on the sender) in the middle of a touch: its
     /// samples after the step are placed when they arrive, not 62 s before, and none is
     /// dropped as going backwards.
     @Test func aJSONFeedWhoseClockStepsBackKeepsItsTouchesOnTime() async throws {
-        let tcp = JSONInputSource(transport: .tcp, host: "127.0.0.1", port: 0, surfaceSize: Self.surface)
-        let got = Collected()
-        let port = try await tcp.bind(sink: got.sink)
-        defer { Task { await tcp.close() } }
-        let script = """
-        import socket, sys, time, json
-        t = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        let (u, tcp) = try await Self.fromPythonOverTCP("""
         for i in range(20):
             step = 62 if i >= 10 else 0
             state = "beginning" if i == 0 else ("ending" if i == 19 else "moving")
@@ -166,10 +173,7 @@ final class Collected: Sendable {
                                                 "timestamp": time.time() - step}]}) + "\\n").encode())
             time.sleep(0.02)
         time.sleep(0.1); t.close()
-        """
-        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(port)"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let u = try await got.wait(for: 20)
+        """, count: 20)
         #expect(u.map(\.position.x) == (0..<20).map { Double(10 + $0) }, "every sample kept")
         let late = u.filter { $0.arrival - $0.time > 0.5 || $0.time > $0.arrival + 1e-9 }
         #expect(late.isEmpty, "placed off their arrival: \(late.map { $0.arrival - $0.time })")
@@ -179,23 +183,14 @@ final class Collected: Sendable {
     @Test func aJSONConnectionThatClosesWithContactsDownEndsThem() async throws {
         // A forwarder that dies with fingers down: its contacts must end, or they stay on the
         // surface (and in every frame) for as long as serve runs (issue 36).
-        let tcp = JSONInputSource(transport: .tcp, host: "127.0.0.1", port: 0, surfaceSize: Self.surface)
-        let got = Collected()
-        let port = try await tcp.bind(sink: got.sink)
-        defer { Task { await tcp.close() } }
-        let script = """
-        import socket, sys, time, json
-        t = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        let (u, _) = try await Self.fromPythonOverTCP("""
         t.sendall(json.dumps({"Touches": [{"traceID": 7, "state": "beginning", "position": [10, 20]},
                                           {"traceID": 8, "state": "beginning", "position": [30, 40]}]}).encode())
         time.sleep(0.1)
         t.sendall(json.dumps({"Touches": [{"traceID": 7, "state": "moving", "position": [12, 22]}]}).encode())
         time.sleep(0.1)
         t.close()
-        """
-        let r = try await Helper.runAsync(Helper.python, ["-c", script, "\(port)"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let u = try await got.wait(for: 5)
+        """, count: 5)
         #expect(u.map(\.phase) == [.begin, .begin, .move, .end, .end])
         let ends = u.filter { $0.phase == .end }
         #expect(ends.map(\.contactID) == [7, 8])
