@@ -43,7 +43,7 @@ public struct LatencyModel: Hashable, Sendable, Codable {
         /// frames) and 5 ms for the clock's estimate (`setTable` sets it for the display).
         /// A staggered round's later probes (`LightCheckConfig.staggeredProbes`) start no
         /// sooner than this span apart, so an answer's change tells which of them it saw.
-        public var maxSensorResponse: Seconds = 4.0 / 60 + 0.005
+        public var maxSensorResponse: Seconds = Self.maxSensorResponse(refreshHz: 60)
         /// The links' BLE connection interval: how far the fastest notification seen may
         /// itself have waited (`DeviceClockLatency.fastestDelayBound`), which every change
         /// read by the sensor's clock may be late by.
@@ -56,7 +56,7 @@ public struct LatencyModel: Hashable, Sendable, Codable {
         /// `maxSensorResponse`. docs/lightcheck.md "The table's display and links".
         public mutating func setTable(refreshHz: Double, bleInterval: Seconds) {
             clockPriorDeadline = Self.clockPriorDeadline(refreshHz: refreshHz, bleInterval: bleInterval)
-            maxSensorResponse = 4 / refreshHz + 0.005
+            maxSensorResponse = Self.maxSensorResponse(refreshHz: refreshHz)
             self.bleInterval = bleInterval
         }
 
@@ -69,6 +69,10 @@ public struct LatencyModel: Hashable, Sendable, Codable {
         public static func clockPriorDeadline(refreshHz: Double, bleInterval: Seconds) -> Seconds {
             4 / refreshHz + bleInterval + clockPriorAllowance
         }
+
+        /// The prior latest response of a sensor on a display refreshing at `refreshHz`, by its
+        /// clock: 4 display frames (HARDWARE-MODEL.md: 1–4) and 5 ms for the clock's estimate.
+        public static func maxSensorResponse(refreshHz: Double) -> Seconds { 4 / refreshHz + 0.005 }
 
         /// Host stack and margin in `clockPriorDeadline(refreshHz:bleInterval:)`: 13.3 ms.
         public static let clockPriorAllowance: Seconds = 0.11 - 4.0 / 60 - 0.03

@@ -73,7 +73,7 @@ public final class EvdevInputSource: InputSource {
                                     decoder.resync(with: snap, time: e.time, arrival: arrival, into: &out)
                                 }
                             }
-                            if let line = wallTimes.notice() { logger.warning("\(path): \(line)") }
+                            if let line = wallTimes.notice(at: arrival) { logger.warning("\(path): \(line)") }
                             if !out.isEmpty { sink(out) }
                         }
                     }

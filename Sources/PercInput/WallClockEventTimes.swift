@@ -16,7 +16,7 @@ struct WallClockEventTimes: Sendable {
     /// How far after its read an event's time may seem before the wall clock is taken to have
     /// stepped back (the offset is read to within tens of microseconds).
     static let maxLead: Seconds = 0.05
-    /// Notices come at most this often; one due sooner waits for the first event after.
+    /// Notices come at most this often; one due sooner waits for a later read.
     static let noticeInterval: Seconds = 1
 
     /// Events whose time was replaced by their arrival, ever.
@@ -24,8 +24,8 @@ struct WallClockEventTimes: Sendable {
     private var last: Seconds = -.infinity
     private var off = false
     private var lastNotice: Seconds = -.infinity
-    private var waiting: String?
-    private var pending: String?
+    /// The last change of state not said yet.
+    private var unsaid: String?
 
     /// The monotonic time of an event stamped `wall` by the wall clock, read at `arrival`
     /// when the wall clock was `shift` ahead of the monotonic one.
@@ -38,27 +38,25 @@ struct WallClockEventTimes: Sendable {
             replaced += 1
             if !off {
                 off = true
-                waiting = "event times are \(Self.describe(skew)) the time they were read (the wall clock stepped?); "
+                unsaid = "event times are \(Self.describe(skew)) the time they were read (the wall clock stepped?); "
                     + "stamping them with the time they were read until they agree again"
             }
         } else if off {
             off = false
-            waiting = "event times agree with the time they were read again"
-        }
-        if let text = waiting, arrival - lastNotice >= Self.noticeInterval {
-            pending = text + " (\(replaced) replaced so far)"
-            lastNotice = arrival
-            waiting = nil
+            unsaid = "event times agree with the time they were read again"
         }
         time = Swift.max(time, last)
         last = time
         return time
     }
 
-    /// The line to log about a change of state, at most one a second; nil if there is none.
-    mutating func notice() -> String? {
-        defer { pending = nil }
-        return pending
+    /// The line to log, at `now`, about the last change of state not said yet: at most one a
+    /// second (one due sooner waits for a later read); nil if there is none.
+    mutating func notice(at now: Seconds) -> String? {
+        guard let text = unsaid, now - lastNotice >= Self.noticeInterval else { return nil }
+        lastNotice = now
+        unsaid = nil
+        return text + " (\(replaced) replaced so far)"
     }
 
     private static func describe(_ skew: Seconds) -> String {

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import PercDiagnose
 #endif
+import PercSystem
 
 struct DiagnoseLightTestCLI {
     let client: DiagnoseClient
@@ -19,8 +20,8 @@ struct DiagnoseLightTestCLI {
         var shown = -1
         // Each check takes well under a second; a stuck test is given up with a message
         // (by the monotonic clock: a wall-clock step must not end it early).
-        let deadline = ContinuousClock.now + .seconds(Double(count) * 3 + 15)
-        while status.state == .running && ContinuousClock.now < deadline {
+        let deadline = MonotonicClock.now() + Double(count) * 3 + 15
+        while status.state == .running && MonotonicClock.now() < deadline {
             try await Task.sleep(for: .milliseconds(200))
             do { status = try await client.lightTestStatus() } catch {
                 throw CLIError(.unavailable, "\(error)")

@@ -16,7 +16,7 @@ import MTKTangibles
             #expect(abs(t - (arrival - 0.002)) < 1e-6, "frame \(n): \(t)")
         }
         #expect(m.replaced == 0)
-        #expect(m.notice() == nil)
+        #expect(m.notice(at: 51) == nil)
     }
 
     @Test func aStepBackOrForwardStampsEventsWhenReadAndSaysSoOnceASecond() throws {
@@ -27,7 +27,7 @@ import MTKTangibles
             let arrival = 10 + Double(n) * 0.01
             let error: Seconds = n < 50 ? 62 : n < 100 ? -30 : 0
             times.append(m.map(wall: arrival - 0.002 + error + Self.shift, shift: Self.shift, arrival: arrival))
-            let line = m.notice()
+            let line = m.notice(at: arrival)
             if n == 0 { #expect(try #require(line).contains("61.998 s after the time they were read (the wall clock stepped?)")) }
             else if n == 100 { #expect(try #require(line).contains("agree with the time they were read again (100 replaced so far)")) }
             else { #expect(line == nil, "frame \(n): \(line ?? "")") }
@@ -41,12 +41,12 @@ import MTKTangibles
     @Test func aChangeDueSoonerThanASecondAfterTheLastWaitsForTheNextEvent() throws {
         var m = WallClockEventTimes()
         _ = m.map(wall: 100 + Self.shift, shift: Self.shift, arrival: 0)
-        let first = m.notice()
+        let first = m.notice(at: 0)
         #expect(try #require(first).contains("100.0 s after"))
         _ = m.map(wall: 0.3 + Self.shift, shift: Self.shift, arrival: 0.3)
-        #expect(m.notice() == nil, "0.3 s after the last line")
+        #expect(m.notice(at: 0.3) == nil, "0.3 s after the last line")
         _ = m.map(wall: 1.2 + Self.shift, shift: Self.shift, arrival: 1.2)
-        let second = m.notice()
+        let second = m.notice(at: 1.2)
         #expect(try #require(second).contains("agree with the time they were read again"))
     }
 
@@ -57,6 +57,6 @@ import MTKTangibles
         #expect(abs(own - 5.004) < 1e-6, "its own time")
         #expect(m.map(wall: 4.9 + Self.shift, shift: Self.shift, arrival: 5.02) == own, "never before the last")
         #expect(m.replaced == 0)
-        #expect(m.notice() == nil)
+        #expect(m.notice(at: 5.02) == nil)
     }
 }
