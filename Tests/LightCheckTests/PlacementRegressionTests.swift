@@ -29,6 +29,17 @@ import LightCheck
         var recognised: Seconds?, flips: Int
     }
 
+    /// The engine's timing when most of these cases were found: pairs and lone touches both
+    /// asked about 0.12 s after the field-on (until 2026-12-02; now pairs at once,
+    /// `earlyPairCheckAfter`). The situation a comparison of a setting on and off replays
+    /// arises at that timing, so both sides are played with it.
+    static var foundTiming: EngineConfig {
+        var c = EngineConfig()
+        c.earlyPairCheckAfter = 0.12
+        c.earlyLocateAfter = 0.12
+        return c
+    }
+
     /// Plays a case; returns whether PERC 1 ever held a trace its markers did not make after
     /// its time window, whether it ends tracked (or resting) with only its own traces, when
     /// light was first asked about it (seconds after its field-on arrived), and why it was
@@ -281,11 +292,12 @@ import LightCheck
     /// before it read it), the case is missed.
     @Test("a patch on a place its check holds does not explain another sensor's flip for none")
     func occupiedPlaceExplainsNoNone() throws {
-        let r = try play(seed: 2, index: 1660, today: true)
+        let r = try play(seed: 2, index: 1660, today: true, config: Self.foundTiming)
         #expect(r.correct && !r.wrong)
+        #expect(try play(seed: 2, index: 1660, today: true).correct)
         var off = LightCheckConfig()
         off.occupiedPlaces = false
-        let before = try play(seed: 2, index: 1660, today: true, lightChecks: off)
+        let before = try play(seed: 2, index: 1660, today: true, config: Self.foundTiming, lightChecks: off)
         #expect(!before.correct && !before.wrong)
     }
 
@@ -302,7 +314,7 @@ import LightCheck
     func needNamesCandidatesNotOffered() throws {
         let c = placement(seed: 1, index: 6493, today: true)
         var runner = try ScenarioRunner(c.scenario)
-        var core = FrameCore(definitions: runner.world.definitions)
+        var core = FrameCore(definitions: runner.world.definitions, engineConfig: Self.foundTiming)
         let offsets = Dictionary(runner.world.definitions.map { ($0.id, $0.lightSensorOffset) }, uniquingKeysWith: { a, _ in a })
         var named = 0, needs = 0
         while !runner.isFinished {
@@ -321,8 +333,10 @@ import LightCheck
         }
         #expect(needs > 0)
         #expect(named > 0, "no need named the true place it did not offer")
-        let r = try play(c)
+        let r = try play(c, config: Self.foundTiming)
         #expect(r.correct && !r.wrong)
+        let today = try play(c)
+        #expect(today.correct && !today.wrong)
     }
 
     /// Seed 2, case 8341: a PERC that touched with marker 0 only, its sensor 27–28 mm from it.
@@ -404,10 +418,10 @@ import LightCheck
         #expect(!today.wrong && today.correct)
         lightChecks.staggeredProbes = false
         lightChecks.reserveAfterWaiting = 0
-        let r = try play(c, lightChecks: lightChecks)
+        let r = try play(c, config: Self.foundTiming, lightChecks: lightChecks)
         #expect(!r.wrong && r.correct)
         lightChecks.toldApartFromNewcomers = false
-        let before = try play(c, lightChecks: lightChecks)
+        let before = try play(c, config: Self.foundTiming, lightChecks: lightChecks)
         #expect(before.wrong && before.taken == .lightConfirmed)
         let old = try JSONDecoder().decode(LightCheckConfig.self, from: Data("{}".utf8))
         #expect(!old.toldApartFromNewcomers && LightCheckConfig().toldApartFromNewcomers)
@@ -433,9 +447,10 @@ import LightCheck
     /// case ends wrong.
     @Test("a finger down before the time window is not taken for the marker that did not touch")
     func anOldTouchIsNotAMarker() throws {
-        let r = try play(seed: 2, index: 3661)
+        let r = try play(seed: 2, index: 3661, config: Self.foundTiming)
         #expect(r.correct && !r.wrong)
-        var off = EngineConfig()
+        #expect(try play(seed: 2, index: 3661).correct)
+        var off = Self.foundTiming
         off.oldTouchNotAMarker = false
         #expect(try play(seed: 2, index: 3661, config: off).wrong)
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
@@ -472,10 +487,30 @@ import LightCheck
         #expect(r.firstCheck != nil, "light picks the turn")
     }
 
+    /// Seed 7, case 5807: light confirmed the PERC's first pair, asked about on the first
+    /// samples of its second touch, in the frame its third touch began; by then the pair was
+    /// 39.8 mm apart, its hypothesis's side 45 mm. Taken, both traces were released as
+    /// deformed at once and the PERC rested, holding nothing, to the case's end. With
+    /// `confirmedMustFit` the answer is dropped and the triple recognises it. Off (as a
+    /// recording made before it reads it), the case ends missed.
+    @Test("a confirmed candidate whose traces no longer fit it is not taken")
+    func aConfirmedCandidateMustStillFit() throws {
+        let r = try play(seed: 7, index: 5807, today: true)
+        #expect(r.correct && !r.wrong)
+        var off = EngineConfig()
+        off.confirmedMustFit = false
+        let before = try play(seed: 7, index: 5807, today: true, config: off)
+        #expect(!before.correct && !before.wrong)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.confirmedMustFit && EngineConfig().confirmedMustFit)
+    }
+
     /// Seed 1, case 1: two marker touches at placement (a scanline pair). No triple fits,
-    /// so light used to be asked only at the time window's end (0.2 s after the field-on);
-    /// now it is asked once most of the onset spread is over (`earlyPairCheckAfter`), and
-    /// the PERC is recognised from its pair. Old recordings keep the old behaviour.
+    /// so light used to be asked only at the time window's end (0.2 s after the field-on),
+    /// then once most of the onset spread was over (0.12 s); now as soon as the pair is
+    /// there (`earlyPairCheckAfter`, 0.02 s), and the PERC is recognised from its pair. A
+    /// lone touch still waits `earlyLocateAfter` (0.12 s). Old recordings keep the old
+    /// behaviour.
     @Test("a two-touch placement is checked before its time window ends")
     func twoTouchesAreCheckedEarly() throws {
         let r = try play(seed: 1, index: 1)
@@ -483,10 +518,14 @@ import LightCheck
         #expect(r.correct)
         let config = EngineConfig()
         let first = try #require(r.firstCheck)
-        #expect(first >= config.earlyPairCheckAfter - 0.02 && first < config.timeWindow, "first check \(first) s after field-on")
+        #expect(first >= config.earlyPairCheckAfter - 0.02 && first < config.earlyLocateAfter, "first check \(first) s after field-on")
         // A recording made before the setting existed reads it as never: the old behaviour.
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
         #expect(old.earlyPairCheckAfter == EngineConfig.never)
+        #expect(old.earlyLocateAfter == EngineConfig.never)
+        // One made when both waited 0.12 s reads the locate's wait from the pairs' setting.
+        let one = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"earlyPairCheckAfter\": 0.12}".utf8))
+        #expect(one.earlyLocateAfter == 0.12)
     }
 
     /// A PERC whose check waited while another PERC's rounds took turns over its candidates
@@ -532,9 +571,10 @@ import LightCheck
             var twins = 0, inconclusive = 0
             var tracked: Seconds?
             let runner = try frames(of: c, config: config) { frame, out in
-                for n in out.needs where n.tangible == c.tangible && Set(n.hypotheses.map(\.traces)).count < n.hypotheses.count {
-                    twins += 1
-                }
+                // Twins: triples offered more than once (a pair's poses on two legs share
+                // its two traces, and are different candidates).
+                let triples = out.needs.filter { $0.tangible == c.tangible }.map { $0.hypotheses.filter { $0.traces.count == 3 } }
+                for h in triples where Set(h.map(\.traces)).count < h.count { twins += 1 }
                 for e in out.events where e.tangible == c.tangible {
                     if case .checkAnswered(_, .inconclusive) = e.event { inconclusive += 1 }
                     if case .transition(_, .tracked, _) = e.event, tracked == nil { tracked = frame.time }
@@ -543,9 +583,11 @@ import LightCheck
             let arrival = runner.world.truth.placement(of: c.tangible)?.fieldOnArrival
             return (twins, inconclusive, tracked.flatMap { t in arrival.map { t - $0 } })
         }
-        let now = try run(EngineConfig())
+        let now = try run(Self.foundTiming)
         #expect(now.twins == 0 && now.inconclusive == 0, "\(now)")
-        var off = EngineConfig()
+        let today = try run(EngineConfig())
+        #expect(today.twins == 0 && today.inconclusive == 0, "\(today)")
+        var off = Self.foundTiming
         off.hypothesesOnce = false
         let before = try run(off)
         #expect(before.twins > 0 && before.inconclusive > 0, "\(before)")

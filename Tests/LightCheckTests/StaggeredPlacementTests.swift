@@ -8,8 +8,12 @@ import MTKTangibles
 @Suite struct StaggeredPlacementTests {
     let rig = PlacementRegressionTests()
 
-    func play(seed: UInt64, index: Int, lightChecks: LightCheckConfig = LightCheckConfig()) throws -> PlacementRegressionTests.Played {
-        try rig.play(seed: seed, index: index, today: true, lightChecks: lightChecks)
+    /// Played at the engine's timing when these cases were found
+    /// (`PlacementRegressionTests.foundTiming`): today's asks about pairs at once, and case
+    /// 6811 is then a window guess.
+    func play(seed: UInt64, index: Int, config: EngineConfig = PlacementRegressionTests.foundTiming,
+              lightChecks: LightCheckConfig = LightCheckConfig()) throws -> PlacementRegressionTests.Played {
+        try rig.play(seed: seed, index: index, today: true, config: config, lightChecks: lightChecks)
     }
 
     /// Case 6811: PERC 1's first staggered round held its own place in its first probe set.
@@ -33,6 +37,8 @@ import MTKTangibles
         let old = try play(seed: 1, index: 186, lightChecks: before)
         let now = try play(seed: 1, index: 186)
         #expect(!old.wrong && !now.wrong)
+        let today = try play(seed: 1, index: 186, config: EngineConfig())
+        #expect(!today.wrong && today.correct)
         let late = try #require(old.recognised), soon = try #require(now.recognised)
         #expect(soon < late)
         #expect(now.flips < old.flips)

@@ -17,9 +17,13 @@ struct PercScenarioTests {
         return d <= mm && a <= rad
     }
 
+    /// The thesis's case as it was played until 2026-12-02: pairs asked about only 0.12 s
+    /// after the field-on, by when this placement's third marker has touched.
     @Test("single placement: window guess, right traces, pose, lift back to inRange")
     func singlePlacement() {
-        var run = EngineRun("single-placement")
+        var config = EngineConfig()
+        config.earlyPairCheckAfter = 0.12
+        var run = EngineRun("single-placement", config: config)
         run.run(until: 1.0)
         #expect(run.last.tangible(1)?.state == .tracked)
         #expect(run.last.tangible(1)?.traces.count == 3)
@@ -33,6 +37,27 @@ struct PercScenarioTests {
         // The field-off came within the resting grace: no stationary check was asked for.
         #expect(run.outputs.flatMap(\.needs).isEmpty)
         #expect(run.last.freeTraces.allSatisfy { $0.phase == .end } )
+    }
+
+    /// Today a pair of window traces is asked about at once (`earlyPairCheckAfter`): here
+    /// light confirms the first two marker touches before the third comes, the third joins
+    /// the track, and the PERC ends as the thesis's case does.
+    @Test("single placement: its first pair is asked about at once, light confirms it, the third touch joins")
+    func singlePlacementPairFirst() throws {
+        var run = EngineRun("single-placement")
+        run.run(until: 1.0)
+        #expect(run.last.tangible(1)?.state == .tracked)
+        #expect(run.last.tangible(1)?.traces.count == 3)
+        #expect(holdsOnlyOwn(run, 1))
+        #expect(poseWithin(run, 1))
+        #expect(run.last.tangible(1)?.provenance == .confirmed)
+        let needs = run.outputs.flatMap(\.needs)
+        #expect(!needs.isEmpty && needs.allSatisfy { n in n.kind == .identify && n.hypotheses.allSatisfy { $0.traces.count == 2 } })
+        let fieldOn = try #require(run.runner.world.truth.placement(of: 1)?.fieldOnArrival)
+        let asked = try #require(run.outputs.first { !$0.needs.isEmpty }?.time)
+        #expect(asked - fieldOn < EngineConfig().earlyLocateAfter, "asked \(asked - fieldOn) s after the field-on")
+        run.runToEnd()
+        #expect(run.transitions(of: 1).map(\.reason) == [.linkConnected, .fieldOn, .lightConfirmed, .tracesLost, .fieldOff])
     }
 
     @Test("two PERCs placed together: both found, each with its own traces")

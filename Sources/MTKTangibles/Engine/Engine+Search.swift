@@ -458,6 +458,19 @@ extension Engine {
         }
     }
 
+    /// How long after its field-on PERC `i` asks light about pairs of its window traces:
+    /// `earlyPairCheckAfter`, or `crowdedPairCheckAfter` (the later) while another PERC is
+    /// searching or linked with its field off (it may be set down beside it: its touches
+    /// then make pairs with this one's, and its own triple may not be complete yet).
+    /// (Counting only PERCs with a side as long as one of `i`'s changed no figure of `bench
+    /// accuracy` seeds 1 and 7.)
+    private func pairCheckAfter(_ i: Int) -> Seconds {
+        let others = slots.indices.contains { j in
+            j != i && slots[j].perc.map { $0.stateName == .onSurface || $0.stateName == .inRange } == true
+        }
+        return others ? max(config.earlyPairCheckAfter, config.crowdedPairCheckAfter) : config.earlyPairCheckAfter
+    }
+
     /// A PERC inside its time window (opened by its field-on at `f`): its window triples and
     /// their other turns, which of them others could take or announce, and at the window's end
     /// (or early, while no triple fits) the window's traces, pairs and lone touches; while it
@@ -487,8 +500,9 @@ extension Engine {
             obs.contested.insert(c.traceSet)
         }
         obs.awaited = awaitedTriples(obs.windowTriples, i, announcers: r.announcers, scene)
+        obs.pairCheckAfter = pairCheckAfter(i)
         if scene.now >= f + config.timeWindow
-            || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + config.earlyPairCheckAfter) {
+            || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + obs.pairCheckAfter) {
             // At the window's end: pairs of window traces outside every window triple.
             // Inside the window too, after `earlyPairCheckAfter`, while no triple fits:
             // the PERC machine checks such pairs by light before the window's end.

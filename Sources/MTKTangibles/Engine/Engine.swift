@@ -110,8 +110,10 @@ public struct Engine: Sendable {
             }
             var current: Candidate?
             if case .confirmed(let h) = o.result, check.kind == .identify, let c = check.candidate(hypothesis: h) {
-                current = rebuild(c, pattern: slots[i].pattern, owner: o.tangible, scene: scene,
-                                  keepWithin: slots[i].jitter.tolerance(config) * config.deformationSlack)
+                // Not when its traces no longer fit it (`confirmedMustFit`).
+                let limit = slots[i].jitter.tolerance(config) * config.deformationSlack
+                current = rebuild(c, pattern: slots[i].pattern, owner: o.tangible, scene: scene, keepWithin: limit)
+                    .flatMap { !config.confirmedMustFit || $0.residual <= limit ? $0 : nil }
             }
             // A located pose stands on its one touch, if that is still there and free.
             if case .confirmed(let h) = o.result, check.kind == .locate, let c = check.candidate(hypothesis: h),

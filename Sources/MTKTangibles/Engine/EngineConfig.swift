@@ -59,11 +59,31 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     public var checkMovingWithPrediction = true
     /// Inside the time window, when no triple fits but pairs of window traces do (a marker
     /// that did not register, HARDWARE-MODEL), light is asked about the pairs this long
-    /// after the field-on instead of at the window's end. It waits out most of the markers'
-    /// onset spread (99% within ±150 ms of the field-on), so a third touch still makes a
-    /// triple the thesis's window guess. Recordings made before this setting existed read
-    /// it as "never" (`Self.never`), so they replay as they ran.
-    public var earlyPairCheckAfter: Seconds = 0.12
+    /// after the field-on instead of at the window's end. A third touch that comes later in
+    /// the window still makes a triple the thesis's window guess (the pair's check is
+    /// withdrawn), so a pair need not wait out the markers' onset spread: 0.02 s (0.12 s
+    /// until 2026-12-02; with `crowdedPairCheckAfter`, on the model's 60 Hz table the p95 of
+    /// field-on → recognised went 400 → 374 ms, seed 1, docs/recognition.md). Recordings
+    /// made before this setting existed read it as "never" (`Self.never`), so they replay as
+    /// they ran.
+    public var earlyPairCheckAfter: Seconds = 0.02
+    /// `earlyPairCheckAfter` while another PERC is searching or linked with its field off
+    /// (it may be set down beside this one): its touches make pairs with this one's, and the
+    /// rules that keep two PERCs off each other's places (`awaitUnannounced`, contested
+    /// triples) judge triples, so a pair asked about at once was light-confirmed on a
+    /// sibling's place (`bench crowded`, seed 19: 811 swapped tangible-frames with pairs at
+    /// 0.02 s in every case). Recordings made before this setting existed read it as
+    /// `earlyPairCheckAfter` (one setting then).
+    public var crowdedPairCheckAfter: Seconds = 0.12
+    /// Inside the time window, when no triple or pair fits (one touch so far), the sensor
+    /// is searched around the lone touches this long after the field-on. It waits out most
+    /// of the markers' onset spread (99% within ±150 ms of the field-on): a locate started
+    /// before a second touch comes is withdrawn for the pair, and the sensor may still be
+    /// answering its large discs for a round, which voids the pair's first answers (asking
+    /// at 0.04 s with the pairs cost seed 1 p95 402 ms and twice the voided rounds).
+    /// Recordings made before this setting existed read it as `earlyPairCheckAfter` (one
+    /// setting for both then), so they replay as they ran.
+    public var earlyLocateAfter: Seconds = 0.12
     /// A PERC that made only one marker touch (HARDWARE-MODEL: 3.2% of placements) is found
     /// by light: after its time window, when no triple or pair is left to check, its light
     /// sensor is searched on the circles around the lone touches that began in the window
@@ -82,7 +102,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// seed 1 case 343). Recordings made before this setting existed read it as off.
     public var rejectedTriplesLast = true
     /// While a locate of a PERC's lone touches runs, a pair that has one of them and whose
-    /// touches had both begun when light could first be asked (`earlyPairCheckAfter` after
+    /// touches had both begun when the locate could first start (`earlyLocateAfter` after
     /// the field-on; no pair fitted then, so the PERC's sensor was searched) waits instead of
     /// taking the sensor: the locate's poses include the pair's. Such pairs (a finger that came
     /// to rest a side's length from the marker touch) took ~600 ms of checks each, and
@@ -106,6 +126,14 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// from the true one (`bench accuracy --seed 6 --show 999`: reported on the finger's
     /// trace). Recordings made before this setting existed read it as off.
     public var latePairsWait = true
+    /// A candidate light confirmed is taken only while its traces still fit it (within the
+    /// deformation limit, as a verifying candidate must): else the track would release them as
+    /// deformed in the same step and the PERC rest on a pose no touch holds. A pair asked about
+    /// on the first samples of its second touch (`earlyPairCheckAfter`) can drift out of its
+    /// side's length while light checks it (`bench accuracy --seed 7 --show 5807`, ended
+    /// resting). The answer is dropped; the next need offers what fits then. Recordings made
+    /// before this setting existed read it as off.
+    public var confirmedMustFit = true
     /// A located pose is taken only when no pose with another marker (or another touch) on
     /// its touch puts the sensor within this distance (mm): light cannot tell such poses
     /// apart (the standard pattern's sensor is 18.0 mm from both marker 0 and marker 1).
@@ -240,6 +268,8 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         recheckRejectedAfter = try v(.recheckRejectedAfter, d.recheckRejectedAfter)
         checkMovingWithPrediction = try v(.checkMovingWithPrediction, d.checkMovingWithPrediction)
         earlyPairCheckAfter = try v(.earlyPairCheckAfter, Self.never)
+        earlyLocateAfter = try v(.earlyLocateAfter, earlyPairCheckAfter)
+        crowdedPairCheckAfter = try v(.crowdedPairCheckAfter, earlyPairCheckAfter)
         locateLoneTouches = try v(.locateLoneTouches, false)
         locateTurnStep = try v(.locateTurnStep, d.locateTurnStep)
         maxLoneTouches = try v(.maxLoneTouches, d.maxLoneTouches)
@@ -247,6 +277,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         pairsWaitForLocate = try v(.pairsWaitForLocate, false)
         flappingPairsWait = try v(.flappingPairsWait, false)
         latePairsWait = try v(.latePairsWait, false)
+        confirmedMustFit = try v(.confirmedMustFit, false)
         locateAmbiguity = try v(.locateAmbiguity, d.locateAmbiguity)
         turnJitter = try v(.turnJitter, 0)
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)

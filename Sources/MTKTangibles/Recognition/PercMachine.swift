@@ -548,20 +548,20 @@ public struct PercMachine: Sendable {
                 return true
             }
             // No triple yet, but pairs of traces that began in the window (a marker that
-            // did not register): once most of the onset spread is over
-            // (`earlyPairCheckAfter`), light is asked now, not at the window's end. A
-            // third touch inside the window still makes the triple a window guess; at
-            // the window's end the check goes on with the answers it has.
+            // did not register): from `obs.pairCheckAfter` on, light is asked now, not at
+            // the window's end. A third touch inside the window still makes the triple a
+            // window guess; at the window's end the check goes on with the answers it has.
+            // A lone touch waits longer (`earlyLocateAfter`): a second touch is likely.
             if !obs.canCheck {
                 s.check = nil  // no patch can be shown: a check begun in the window ends
             } else if checksRivals(w, obs) {
                 // More than one triple fits: no guess can stand, so light is asked now.
                 request((w + obs.windowAlternatives).filter { s.rejected[$0.rejectionKey] == nil }, into: &s, time, &out)
-            } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.earlyPairCheckAfter,
+            } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + obs.pairCheckAfter,
                       !coveredByLocate(obs.windowTuples, s) {
                 request(obs.windowTuples, into: &s, time, &out)
             } else if w.isEmpty, obs.windowTuples.isEmpty || coveredByLocate(obs.windowTuples, s),
-                      time >= s.fieldOnAt + config.earlyPairCheckAfter, s.check?.kind != .identify {
+                      time >= s.fieldOnAt + config.earlyLocateAfter, s.check?.kind != .identify {
                 // Nor a pair: one touch only, so far. Its sensor is searched now (a
                 // triple or pair that comes later in the window takes over).
                 locate(obs.loneTouches, into: &s, time, &out)
@@ -709,7 +709,7 @@ public struct PercMachine: Sendable {
         let searched = Set(check.candidates.flatMap(\.traceSet))
         return candidates.allSatisfy { c in
             c.isTuple && c.traceSet.contains(where: searched.contains)
-                && ((early && c.latestBegin <= s.fieldOnAt + config.earlyPairCheckAfter)
+                && ((early && c.latestBegin <= s.fieldOnAt + config.earlyLocateAfter)
                     || (flappedWait && s.flapped.contains(c.rejectionKey))
                     || (late && c.latestBegin > s.fieldOnAt + config.timeWindow))
         }

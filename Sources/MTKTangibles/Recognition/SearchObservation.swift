@@ -41,6 +41,10 @@ public struct SearchObservation: Sendable {
     /// (`Frame.drawing`) and the tangible's light sensor offset is known. When not, nothing
     /// is asked and the PERC is guessed from its traces.
     public var canCheck = true
+    /// Inside the time window: how long after the field-on pairs of window traces are asked
+    /// about while no triple fits (`EngineConfig.earlyPairCheckAfter`, or
+    /// `crowdedPairCheckAfter` while another PERC searches or may be set down).
+    public var pairCheckAfter: Seconds = 0.12
     /// A tracked PERC awaiting its re-confirmation: whether all its traces lie still (a
     /// stationary check of a moving pose would be answered by the background).
     public var trackIsStill = false

@@ -89,6 +89,21 @@ import Testing
         #expect(without.takenBy.contains("lightConfirmed"), "\(without.takenBy)")
     }
 
+    /// Pairs are asked about at once (`earlyPairCheckAfter` 0.02 s) only while no other PERC
+    /// searches or is linked with its field off; beside such a PERC they wait 0.12 s
+    /// (`crowdedPairCheckAfter`). Asked at once beside them, seed 19 swaps (light confirmed
+    /// PERCs on their siblings' places: 811 tangible-frames when this was written).
+    @Test func pairsBesideOtherSearchingPercsWait() throws {
+        var atOnce = EngineConfig()
+        atOnce.crowdedPairCheckAfter = atOnce.earlyPairCheckAfter
+        let r = try Self.play(seed: 19, engine: atOnce)
+        #expect(r.count.swapped > 0)
+        #expect(r.takenBy.contains("lightConfirmed"), "\(r.takenBy)")
+        // A recording made when one setting timed both reads this one from it.
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"earlyPairCheckAfter\": 0.12}".utf8))
+        #expect(old.crowdedPairCheckAfter == 0.12 && old.earlyLocateAfter == 0.12)
+    }
+
     /// Seed 1: PERC 5 stood on one marker touch and searched on after its time window. At
     /// 2.31 s it asked light about PERC 7's triple and pairs (PERC 7's markers touched after
     /// PERC 5's window, its field-on came at 2.18 s) together with pairs of PERC 6; the check
