@@ -333,7 +333,7 @@ struct AccuracyBench: ParsableCommand {
                           + String(format: "p50 %4.0f ms, mean %4.0f ms, p95 %4.0f ms", Double(h.valueAtPercentile(50)) / 1000,
                                    n > 0 ? h.mean / 1000 : 0, Double(h.valueAtPercentile(95)) / 1000))
                 }
-                if ph.shown.totalCount > 0, ph.shown.max > 0 {
+                if ph.shown.max > 0 {
                     print("    with no scheduler's wait at all (never held behind another's patches): \(ph.withinWithoutWait) of them within 350 ms")
                 }
             }

@@ -443,13 +443,7 @@ extension Engine {
     /// (The test takes when a candidate's touches began: the earliest and the latest.)
     private func otherWindows(_ i: Int, at now: Seconds) -> (Seconds, Seconds) -> Bool {
         guard config.otherWindowsFirst, let f = slots[i].perc?.fieldOnAt else { return { _, _ in false } }
-        var fieldOns: [Seconds] = []
-        var linkedOff = false
-        for j in slots.indices where j != i {
-            guard let m = slots[j].perc else { continue }
-            if m.stateName == .inRange { linkedOff = true }
-            if m.stateName == .onSurface, let g = m.fieldOnAt { fieldOns.append(g) }
-        }
+        let (fieldOns, linkedOff) = otherPercs(than: i)
         let w = config.timeWindow
         return { earliest, latest in
             func inWindow(of g: Seconds) -> Bool { earliest >= g - w && latest <= g + w }
@@ -458,17 +452,17 @@ extension Engine {
         }
     }
 
-    /// How long after its field-on PERC `i` asks light about pairs of its window traces:
-    /// `earlyPairCheckAfter`, or `crowdedPairCheckAfter` (the later) while another PERC is
-    /// searching or linked with its field off (it may be set down beside it: its touches
-    /// then make pairs with this one's, and its own triple may not be complete yet).
-    /// (Counting only PERCs with a side as long as one of `i`'s changed no figure of `bench
-    /// accuracy` seeds 1 and 7.)
-    private func pairCheckAfter(_ i: Int) -> Seconds {
-        let others = slots.indices.contains { j in
-            j != i && slots[j].perc.map { $0.stateName == .onSurface || $0.stateName == .inRange } == true
+    /// The other PERCs than `i` that may be set down beside it: the field-ons of those
+    /// searching on the surface, and whether one is linked with its field off.
+    private func otherPercs(than i: Int) -> (searchingFieldOns: [Seconds], linkedOff: Bool) {
+        var fieldOns: [Seconds] = []
+        var linkedOff = false
+        for j in slots.indices where j != i {
+            guard let m = slots[j].perc else { continue }
+            if m.stateName == .inRange { linkedOff = true }
+            if m.stateName == .onSurface, let g = m.fieldOnAt { fieldOns.append(g) }
         }
-        return others ? max(config.earlyPairCheckAfter, config.crowdedPairCheckAfter) : config.earlyPairCheckAfter
+        return (fieldOns, linkedOff)
     }
 
     /// A PERC inside its time window (opened by its field-on at `f`): its window triples and
@@ -500,12 +494,15 @@ extension Engine {
             obs.contested.insert(c.traceSet)
         }
         obs.awaited = awaitedTriples(obs.windowTriples, i, announcers: r.announcers, scene)
-        obs.pairCheckAfter = pairCheckAfter(i)
+        // (Counting only PERCs with a side as long as one of `i`'s changed no figure of
+        // `bench accuracy` seeds 1 and 7.)
+        let others = otherPercs(than: i)
+        obs.besideOtherPercs = others.linkedOff || !others.searchingFieldOns.isEmpty
         if scene.now >= f + config.timeWindow
-            || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + obs.pairCheckAfter) {
+            || (obs.windowTriples.isEmpty && obs.canCheck && scene.now >= f + config.pairCheckAfter(besideOtherPercs: obs.besideOtherPercs)) {
             // At the window's end: pairs of window traces outside every window triple.
-            // Inside the window too, after `earlyPairCheckAfter`, while no triple fits:
-            // the PERC machine checks such pairs by light before the window's end.
+            // Inside the window too, after `EngineConfig.pairCheckAfter`, while no triple
+            // fits: the PERC machine checks such pairs by light before the window's end.
             let inTriples = Set(obs.windowTriples.flatMap(\.traceSet))
             for k in scene.ids.indices where !scene.blocked[k] && scene.began[k] >= f - config.timeWindow
                 && scene.began[k] <= f + config.timeWindow && (scene.holder[k] == nil || scene.holder[k] == id) {
@@ -520,10 +517,8 @@ extension Engine {
             if obs.windowTriples.isEmpty, obs.windowTuples.isEmpty { obs.loneTouches = loneTouches(i, &scene) }
         }
         guard let m = slots[i].perc, m.searchPhase == .verifying else { return }
-        let limit = tol * config.deformationSlack
         obs.verifying = withAlternatives(m.verifyingCandidates.compactMap { c in
-            rebuild(successor(of: c, i, scene), pattern: slots[i].pattern, owner: id, scene: scene, keepWithin: limit)
-                .flatMap { $0.residual <= limit ? $0 : nil }
+            refitted(successor(of: c, i, scene), i, scene: scene)
         }, i, scene)
         // A triple another searching tangible could take too is no sole survivor
         // to take unchecked (two PERCs set down together: one took the other's).

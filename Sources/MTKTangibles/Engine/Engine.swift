@@ -111,9 +111,7 @@ public struct Engine: Sendable {
             var current: Candidate?
             if case .confirmed(let h) = o.result, check.kind == .identify, let c = check.candidate(hypothesis: h) {
                 // Not when its traces no longer fit it (`confirmedMustFit`).
-                let limit = slots[i].jitter.tolerance(config) * config.deformationSlack
-                current = rebuild(c, pattern: slots[i].pattern, owner: o.tangible, scene: scene, keepWithin: limit)
-                    .flatMap { !config.confirmedMustFit || $0.residual <= limit ? $0 : nil }
+                current = refitted(c, i, scene: scene, mustFit: config.confirmedMustFit)
             }
             // A located pose stands on its one touch, if that is still there and free.
             if case .confirmed(let h) = o.result, check.kind == .locate, let c = check.candidate(hypothesis: h),
@@ -155,6 +153,15 @@ public struct Engine: Sendable {
     func sync(_ scene: inout FrameScene, _ id: TangibleID, _ before: [TraceID], _ after: [TraceID]) {
         for tr in before where !after.contains(tr) && scene.holder(of: tr) == id { scene.setHolder(tr, nil) }
         for tr in after { scene.setHolder(tr, id) }
+    }
+
+    /// Candidate `c` of slot `i` refitted (`rebuild`, keeping its assignment within the
+    /// deformation limit), and only if it still fits within that limit when `mustFit`:
+    /// taken, traces that fit worse would be released as deformed in the same step.
+    func refitted(_ c: Candidate, _ i: Int, scene: FrameScene, mustFit: Bool = true) -> Candidate? {
+        let limit = slots[i].jitter.tolerance(config) * config.deformationSlack
+        let out = rebuild(c, pattern: slots[i].pattern, owner: slots[i].id, scene: scene, keepWithin: limit)
+        return out.flatMap { !mustFit || $0.residual <= limit ? $0 : nil }
     }
 
     /// A candidate refitted to the current positions of its traces, if they are all alive

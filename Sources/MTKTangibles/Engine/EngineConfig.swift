@@ -235,6 +235,13 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// 1.6–3.0 mm, 99% of the right ones within 1.8 mm, 0.3% over 2.0 mm). Recordings made
     /// before this setting existed read it as `never` (no limit).
     public var guessMaxResidual: Double = 2.0
+    /// How long after the field-on pairs of window traces are asked about while no triple
+    /// fits: `earlyPairCheckAfter`, or the later `crowdedPairCheckAfter` beside other PERCs
+    /// that may be set down (`SearchObservation.besideOtherPercs`).
+    public func pairCheckAfter(besideOtherPercs: Bool) -> Seconds {
+        besideOtherPercs ? max(earlyPairCheckAfter, crowdedPairCheckAfter) : earlyPairCheckAfter
+    }
+
     /// `earlyPairCheckAfter` for "only at the window's end" (finite, so it encodes as JSON).
     public static let never: Seconds = .greatestFiniteMagnitude
 

@@ -548,16 +548,16 @@ public struct PercMachine: Sendable {
                 return true
             }
             // No triple yet, but pairs of traces that began in the window (a marker that
-            // did not register): from `obs.pairCheckAfter` on, light is asked now, not at
-            // the window's end. A third touch inside the window still makes the triple a
-            // window guess; at the window's end the check goes on with the answers it has.
-            // A lone touch waits longer (`earlyLocateAfter`): a second touch is likely.
+            // did not register): from `EngineConfig.pairCheckAfter` on, light is asked now,
+            // not at the window's end. A third touch inside the window still makes the
+            // triple a window guess; at the window's end the check goes on with the answers
+            // it has. A lone touch waits longer (`earlyLocateAfter`): a second touch is likely.
             if !obs.canCheck {
                 s.check = nil  // no patch can be shown: a check begun in the window ends
             } else if checksRivals(w, obs) {
                 // More than one triple fits: no guess can stand, so light is asked now.
                 request((w + obs.windowAlternatives).filter { s.rejected[$0.rejectionKey] == nil }, into: &s, time, &out)
-            } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + obs.pairCheckAfter,
+            } else if w.isEmpty, !obs.windowTuples.isEmpty, time >= s.fieldOnAt + config.pairCheckAfter(besideOtherPercs: obs.besideOtherPercs),
                       !coveredByLocate(obs.windowTuples, s) {
                 request(obs.windowTuples, into: &s, time, &out)
             } else if w.isEmpty, obs.windowTuples.isEmpty || coveredByLocate(obs.windowTuples, s),

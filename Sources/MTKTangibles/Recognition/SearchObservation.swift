@@ -41,10 +41,9 @@ public struct SearchObservation: Sendable {
     /// (`Frame.drawing`) and the tangible's light sensor offset is known. When not, nothing
     /// is asked and the PERC is guessed from its traces.
     public var canCheck = true
-    /// Inside the time window: how long after the field-on pairs of window traces are asked
-    /// about while no triple fits (`EngineConfig.earlyPairCheckAfter`, or
-    /// `crowdedPairCheckAfter` while another PERC searches or may be set down).
-    public var pairCheckAfter: Seconds = 0.12
+    /// Inside the time window: another PERC is searching or linked with its field off (it
+    /// may be set down beside this one), so pairs wait longer (`EngineConfig.pairCheckAfter`).
+    public var besideOtherPercs = false
     /// A tracked PERC awaiting its re-confirmation: whether all its traces lie still (a
     /// stationary check of a moving pose would be answered by the background).
     public var trackIsStill = false
