@@ -20,6 +20,10 @@ struct CheckRound: Hashable, Sendable {
     var probed: Set<Int>
     var drawn: Set<Int>
     var plannedAt: Seconds
+    /// The hypotheses live when the round began (the others joined during it), and the
+    /// largest patch radius it has drawn (a layout shrinks when a hypothesis joins close by).
+    var offered: Set<Int> = []
+    var largestRadius: Double = 0
     /// The first overlay that carried this round's patches.
     var firstOverlayID: UInt64?
     /// When that overlay (or a later one) was reported presented.
@@ -59,6 +63,19 @@ struct CheckRound: Hashable, Sendable {
         phase = .probing
         plannedAt = time
         firstOverlayID = nil; presentedAt = nil; presentationAssumed = false; deadline = nil
+    }
+
+    /// Hypotheses that joined beside `beside` take its role: drawn, probed when `probed`, and
+    /// in a staggered round the probe set `beside` belongs to (`newcomersTakeProbes`; without
+    /// `intoSets`, as before it, the sets stay as they were).
+    mutating func join(_ ids: [Int], probed: Bool, beside: [Int], intoSets: Bool) {
+        drawn.formUnion(ids)
+        if probed { self.probed.formUnion(ids) }
+        guard intoSets, var s = stagger, !beside.isEmpty else { return }
+        let with = Set(beside)
+        if !s.lead.isDisjoint(with: with) { s.lead.formUnion(ids) }
+        for i in s.later.indices where !s.later[i].ids.isDisjoint(with: with) { s.later[i].ids.formUnion(ids) }
+        stagger = s
     }
 
     func role(of id: Int) -> ExposureRole {

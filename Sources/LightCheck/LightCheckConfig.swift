@@ -120,6 +120,18 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// bleConnectionInterval=0.0075 --show 6964` confirmed the other PERC's pair that way.
     /// Recordings made before this setting existed read it as off.
     public var toldApartFromNewcomers = true
+    /// A hypothesis that joins a round beside one of its probes takes that probe's role for
+    /// the round: in a staggered round, the probe set it joined (before, a staggered answer was
+    /// read against the sets alone, and a newcomer sharing a probe's patch counted as a decoy),
+    /// and also when its place lies apart from the probe's (its own cluster, so the layout
+    /// shrank) but within the radius the probe showed this round plus the smallest patch and
+    /// the gap: the sensor, if there, may have seen that probe before it shrank, so its answer
+    /// does not single out the probed place. Before, `bench accuracy --seed 3 --show 9372`
+    /// confirmed a finger's pair: its probe (4 mm) covered the true sensor 3.9 mm away, the
+    /// PERC's own pair joined 5.4 mm from it, the patches shrank to 2.2 mm and the answer to
+    /// the first probe was read as the finger pair's alone. Recordings made before this setting
+    /// existed read it as off.
+    public var newcomersTakeProbes = true
     /// The weight of the other check's hypotheses under its patch from which the place
     /// counts as occupied (`occupiedPlaces`).
     public var occupiedWeight: Double = 0.9
@@ -243,6 +255,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         occupiedPlaces = try v(.occupiedPlaces, false)
         explainOtherPlaces = try v(.explainOtherPlaces, false)
         toldApartFromNewcomers = try v(.toldApartFromNewcomers, false)
+        newcomersTakeProbes = try v(.newcomersTakeProbes, false)
         occupiedWeight = try v(.occupiedWeight, d.occupiedWeight)
         confirmPosterior = try v(.confirmPosterior, d.confirmPosterior)
         rejectPosterior = try v(.rejectPosterior, d.rejectPosterior)

@@ -736,17 +736,35 @@ public struct LightCheckScheduler: Sendable {
                     if !rest.isEmpty { stagger = CheckRound.Stagger(lead: probed, later: rest.map { .init(ids: $0) }, span: span) }
                 }
             }
-            checks[t]?.begin(CheckRound(colour: colours[t] ?? config.primeColour, phase: phase,
-                                        probed: probed, drawn: drawnIDs, plannedAt: time, stagger: stagger))
+            var round = CheckRound(colour: colours[t] ?? config.primeColour, phase: phase,
+                                   probed: probed, drawn: drawnIDs, plannedAt: time, stagger: stagger)
+            round.offered = Set(live.map(\.id))
+            checks[t]?.begin(round)
         } else {
             checks[t]?.advanceStagger(at: time, presentationDelay: presentationDelay)
         }
-        guard let round = checks[t]?.currentRound else { return [] }
+        guard var round = checks[t]?.currentRound else { return [] }
+        // A hypothesis that joined this round in a cluster of its own, but close to one of
+        // its probes (the layout shrank rather than merge them), may have seen that probe at
+        // the radius it showed: it takes the probe's role (`newcomersTakeProbes`).
+        if config.newcomersTakeProbes, config.evidenceByPlace, !stationary, round.phase == .probing {
+            let reach = max(round.largestRadius, layout.radius) + config.minPatchRadius + config.patchGap
+            let probes = layout.clusters.filter { $0.ids.contains(where: round.probed.contains) }
+            for c in layout.clusters where !c.ids.contains(where: { round.drawn.contains($0) || round.offered.contains($0) }) {
+                guard let p = probes.first(where: { $0.center.distance(to: c.center) < reach }) else { continue }
+                checks[t]?.adopt(c.ids, probed: true, beside: p.ids.filter(round.probed.contains), intoSets: true)
+            }
+            round = checks[t]?.currentRound ?? round
+        }
+        checks[t]?.drew(radius: layout.radius)
         var out: [Patch] = []
         var drawnNow: [Int: LightColour] = [:]
         for cluster in layout.clusters where cluster.ids.contains(where: round.drawn.contains) {
             let isProbe = cluster.ids.contains(where: round.probed.contains)
-            if config.evidenceByPlace { checks[t]?.adopt(cluster.ids.filter { !round.drawn.contains($0) }, probed: isProbe) }
+            if config.evidenceByPlace {
+                checks[t]?.adopt(cluster.ids.filter { !round.drawn.contains($0) }, probed: isProbe,
+                                 beside: cluster.ids.filter(round.drawn.contains), intoSets: config.newcomersTakeProbes)
+            }
             let purpose: Patch.Purpose = stationary ? .stationary : (isProbe ? .probe : .decoy)
             let colour = isProbe ? round.probeColour : round.colour
             out.append(Patch(id: patchID(t, key: cluster.ids[0]), tangible: t, center: cluster.center, radius: layout.radius,

@@ -121,11 +121,18 @@ struct VerificationCheck: Sendable {
 
     /// Hypotheses that joined while the current round shows a patch over their place take
     /// that patch's role (`LightCheckConfig.evidenceByPlace`): the sensor, if there, has seen
-    /// it since the round began.
-    mutating func adopt(_ ids: [Int], probed: Bool) {
+    /// it since the round began. With `intoSets` (`newcomersTakeProbes`) they also join, in a
+    /// staggered round, the probe set of the hypotheses `beside` them.
+    mutating func adopt(_ ids: [Int], probed: Bool, beside: [Int] = [], intoSets: Bool = false) {
         guard case .showing(var r) = state, !ids.isEmpty else { return }
-        r.drawn.formUnion(ids)
-        if probed { r.probed.formUnion(ids) }
+        r.join(ids, probed: probed, beside: beside, intoSets: intoSets)
+        state = .showing(r)
+    }
+
+    /// The current round drew its patches with `radius` this frame.
+    mutating func drew(radius: Double) {
+        guard case .showing(var r) = state else { return }
+        r.largestRadius = max(r.largestRadius, radius)
         state = .showing(r)
     }
 

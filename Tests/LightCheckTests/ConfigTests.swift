@@ -19,6 +19,7 @@ import Testing
         expected.occupiedPlaces = false
         expected.explainOtherPlaces = false
         expected.toldApartFromNewcomers = false
+        expected.newcomersTakeProbes = false
         expected.locateMemory = 0
         expected.sensorClock = false
         expected.staggeredProbes = false

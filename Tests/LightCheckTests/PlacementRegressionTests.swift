@@ -487,6 +487,27 @@ import LightCheck
         #expect(r.firstCheck != nil, "light picks the turn")
     }
 
+    /// Seed 3, case 9372: a finger 12.1 mm from where marker 1 lay made a pair with marker 2,
+    /// asked about 25 ms after the field-on. Its probe (4 mm) lay 3.9 mm from the true sensor,
+    /// which saw it. Then marker 0 touched, and the PERC's own pair joined the check 5.4 mm from
+    /// that probe, in a cluster of its own: the patches shrank to 2.2 mm, the newcomer was
+    /// drawn nowhere, and the sensor's answer to the first probe was read as the finger pair's
+    /// alone (light-confirmed on the finger, `lightConfirmed`). With `newcomersTakeProbes` the
+    /// newcomer takes that probe's role, the answer does not single the finger pair out, and
+    /// the PERC is recognised on its own touches. Off (as a recording made before it reads
+    /// it), the wrong trace comes back.
+    @Test("a hypothesis that joins beside a probe shares its answer")
+    func newcomersBesideAProbeShareItsAnswer() throws {
+        let r = try play(seed: 3, index: 9372, today: true)
+        #expect(!r.wrong && r.correct)
+        var off = LightCheckConfig()
+        off.newcomersTakeProbes = false
+        let before = try play(seed: 3, index: 9372, today: true, lightChecks: off)
+        #expect(before.wrong && before.taken == .lightConfirmed)
+        let old = try JSONDecoder().decode(LightCheckConfig.self, from: Data("{}".utf8))
+        #expect(!old.newcomersTakeProbes && LightCheckConfig().newcomersTakeProbes)
+    }
+
     /// Seed 7, case 5807: light confirmed the PERC's first pair, asked about on the first
     /// samples of its second touch, in the frame its third touch began; by then the pair was
     /// 39.8 mm apart, its hypothesis's side 45 mm. Taken, both traces were released as
