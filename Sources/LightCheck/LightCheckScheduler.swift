@@ -717,46 +717,15 @@ public struct LightCheckScheduler: Sendable {
             if check.shown.keys.contains(where: { !drawnIDs.contains($0) && check.belief.weight(of: $0) >= 1e-3 }) {
                 keepQuiet(t, from: time)
             }
-            var probed: Set<Int> = []
-            var phase = CheckRound.Phase.priming
-            var stagger: CheckRound.Stagger?
-            if let colour = colours[t] {
-                let candidates = drawable.map { i in
-                    let ids = layout.clusters[i].ids
-                    return ProbeSelector.Candidate(mass: ids.reduce(0) { $0 + check.belief.weight(of: $1) },
-                                                   covered: layout.clusters[i].covered,
-                                                   needsReset: ids.contains { check.shown[$0] == colour.opposite })
-                }
-                let drawnMass = candidates.reduce(0) { $0 + $1.mass }
-                let chosen = selector(for: t).choose(candidates, uncoveredMass: max(0, 1 - drawnMass))
-                probed = Set(chosen.flatMap { layout.clusters[drawable[$0]].ids })
-                phase = probed.contains { check.shown[$0] == colour.opposite } ? .resetting : .probing
-                if phase == .probing, !stationary, let span = staggerSpan(t) {
-                    let rest = staggeredDecoys(candidates, chosen: chosen).map { Set(layout.clusters[drawable[$0]].ids) }
-                    if !rest.isEmpty { stagger = CheckRound.Stagger(lead: probed, later: rest.map { .init(ids: $0) }, span: span) }
-                }
-            }
-            var round = CheckRound(colour: colours[t] ?? config.primeColour, phase: phase,
-                                   probed: probed, drawn: drawnIDs, plannedAt: time, stagger: stagger)
+            var round = newRound(t, check, drawable.map { layout.clusters[$0] }, at: time)
             round.offered = Set(live.map(\.id))
             checks[t]?.begin(round)
         } else {
             checks[t]?.advanceStagger(at: time, presentationDelay: presentationDelay)
         }
-        guard var round = checks[t]?.currentRound else { return [] }
-        // A hypothesis that joined this round in a cluster of its own, but close to one of
-        // its probes (the layout shrank rather than merge them), may have seen that probe at
-        // the radius it showed: it takes the probe's role (`newcomersTakeProbes`).
-        if config.newcomersTakeProbes, config.evidenceByPlace, !stationary, round.phase == .probing {
-            let reach = max(round.largestRadius, layout.radius) + config.minPatchRadius + config.patchGap
-            let probes = layout.clusters.filter { $0.ids.contains(where: round.probed.contains) }
-            for c in layout.clusters where !c.ids.contains(where: { round.drawn.contains($0) || round.offered.contains($0) }) {
-                guard let p = probes.first(where: { $0.center.distance(to: c.center) < reach }) else { continue }
-                checks[t]?.adopt(c.ids, probed: true, beside: p.ids.filter(round.probed.contains), intoSets: true)
-            }
-            round = checks[t]?.currentRound ?? round
-        }
+        if !stationary { adoptNewcomersBesideProbes(t, layout) }
         checks[t]?.drew(radius: layout.radius)
+        guard let round = checks[t]?.currentRound else { return [] }
         var out: [Patch] = []
         var drawnNow: [Int: LightColour] = [:]
         for cluster in layout.clusters where cluster.ids.contains(where: round.drawn.contains) {
@@ -773,6 +742,45 @@ public struct LightCheckScheduler: Sendable {
         }
         checks[t]?.shown = drawnNow
         return out
+    }
+
+    /// The next round of `t`'s check over the drawable `clusters`: which of them it probes
+    /// (the selector's choice), whether it must reset first, and its staggered probe sets; a
+    /// priming round while the sensor's colour is not known.
+    private func newRound(_ t: TangibleID, _ check: VerificationCheck, _ clusters: [CandidateLayout.Cluster],
+                          at time: Seconds) -> CheckRound {
+        let drawn = Set(clusters.flatMap(\.ids))
+        guard let colour = colours[t] else {
+            return CheckRound(colour: config.primeColour, phase: .priming, probed: [], drawn: drawn, plannedAt: time)
+        }
+        let candidates = clusters.map { c in
+            ProbeSelector.Candidate(mass: c.ids.reduce(0) { $0 + check.belief.weight(of: $1) }, covered: c.covered,
+                                    needsReset: c.ids.contains { check.shown[$0] == colour.opposite })
+        }
+        let drawnMass = candidates.reduce(0) { $0 + $1.mass }
+        let chosen = selector(for: t).choose(candidates, uncoveredMass: max(0, 1 - drawnMass))
+        let probed = Set(chosen.flatMap { clusters[$0].ids })
+        let phase: CheckRound.Phase = probed.contains { check.shown[$0] == colour.opposite } ? .resetting : .probing
+        var stagger: CheckRound.Stagger?
+        if phase == .probing, check.kind != .stationary, let span = staggerSpan(t) {
+            let rest = staggeredDecoys(candidates, chosen: chosen).map { Set(clusters[$0].ids) }
+            if !rest.isEmpty { stagger = CheckRound.Stagger(lead: probed, later: rest.map { .init(ids: $0) }, span: span) }
+        }
+        return CheckRound(colour: colour, phase: phase, probed: probed, drawn: drawn, plannedAt: time, stagger: stagger)
+    }
+
+    /// A hypothesis that joined `t`'s round in a cluster of its own, but close to one of its
+    /// probes (the layout shrank rather than merge them), may have seen that probe at the
+    /// radius it showed: it takes the probe's role (`LightCheckConfig.newcomersTakeProbes`).
+    private mutating func adoptNewcomersBesideProbes(_ t: TangibleID, _ layout: CandidateLayout) {
+        guard config.newcomersTakeProbes, config.evidenceByPlace, let round = checks[t]?.currentRound,
+              round.phase == .probing else { return }
+        let reach = max(round.largestRadius, layout.radius) + config.minPatchRadius + config.patchGap
+        let probes = layout.clusters.filter { $0.ids.contains(where: round.probed.contains) }
+        for c in layout.clusters where !c.ids.contains(where: { round.drawn.contains($0) || round.offered.contains($0) }) {
+            guard let p = probes.first(where: { $0.center.distance(to: c.center) < reach }) else { continue }
+            checks[t]?.adopt(c.ids, probed: true, beside: p.ids.filter(round.probed.contains), intoSets: true)
+        }
     }
 
     /// The response span of `t`'s sensor when its rounds may be staggered
