@@ -158,6 +158,13 @@ public enum WebServer {
                     for message in batch { try await outbound.write(.text(message)) }
                 }
             }
+            // However reading ends (the app closed, its connection reset, a frame the WebSocket
+            // layer refused, the server stopping), the writer must stop too: it may be waiting
+            // for a frame that an idle table never makes, and the group waits for it.
+            defer {
+                client.close()
+                group.cancelAll()
+            }
             var reader = AppMessageAssembler(limit: hub.maxMessageBytes)
             for try await frame in inbound {
                 switch reader.add(frame) {
@@ -166,8 +173,6 @@ public enum WebServer {
                 case .error(let e): hub.reject(e, to: client)
                 }
             }
-            client.close()
-            group.cancelAll()
         }
     }
 }

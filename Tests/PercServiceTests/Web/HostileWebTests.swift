@@ -167,4 +167,31 @@ import PercTestSupport
         let again = try await WSProbe.runAsync(["port": server.port, "seconds": 0.3, "max": 1])
         #expect(again.contains { $0.contains("\"hello\"") })
     }
+    /// An app that breaks off its session (a reset connection, a frame the WebSocket layer
+    /// refuses) while nothing is being sent to it must not keep its session: before, the
+    /// session's writer went on waiting for the next frame, so on an idle table the app's slot
+    /// (`http.max_apps`) stayed taken, and a stop waited for it for ever.
+    @Test func anAppThatBreaksOffWhileNothingIsSentLeavesAtOnce() async throws {
+        let server = try await TestWebServer.start(maxApps: 8)
+        defer { server.stop() }
+        let breaks: [[String: Any]] = [
+            ["reset": true],
+            // An unmasked text frame (a client must mask), then one of reserved opcode 3.
+            ["raw_hex": "810568656c6c6f"],
+            ["raw_hex": "8380aabbccdd"],
+            // A frame that says it is 1 GiB long.
+            ["raw_hex": "81ff0000000040000000aabbccdd"],
+        ]
+        for b in breaks {
+            let lines = try await WSProbe.runAsync(["port": server.port, "send": [b], "seconds": 1.0])
+            #expect(lines.first == "HTTP HTTP/1.1 101 Switching Protocols", "\(b): \(lines)")
+            let gone = await eventually(3) { server.hub.clientCount == 0 }
+            print("an app that sent \(b) and left: \(server.hub.clientCount) sessions held afterwards")
+            #expect(gone, "\(b): \(server.hub.clientCount) sessions still held")
+        }
+        // The slots are free: an app still gets its hello.
+        let again = try await WSProbe.runAsync(["port": server.port, "seconds": 0.3, "max": 1])
+        #expect(again.contains { $0.contains("\"hello\"") })
+    }
 }
+

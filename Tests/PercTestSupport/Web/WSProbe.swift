@@ -80,6 +80,12 @@ def main():
             parts = m["fragments"]
             for i, p in enumerate(parts):
                 send(p, opcode=1 if i == 0 else 0, fin=i == len(parts) - 1)
+        elif isinstance(m, dict) and "raw_hex" in m:
+            s.sendall(bytes.fromhex(m["raw_hex"]))
+        elif isinstance(m, dict) and "reset" in m:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()
+            print("RESET", flush=True); return
         elif isinstance(m, dict) and "binary" in m:
             send(m["binary"].encode(), opcode=2)
         else:
