@@ -78,6 +78,14 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// own probe (LocateScenarioTests). Recordings made before this setting existed read it
     /// as off.
     public var quietAfterLocate = true
+    /// A round held while its patches showed (the tangible moved too fast) keeps its
+    /// tangible's sensor quiet, as a withdrawn check does: the sensor may still answer the
+    /// patches that went, and that answer is none to the next round, which may show the
+    /// other colour there (`bench accuracy --seed 1 --show 7919`, serve timing: the true
+    /// place showed the probe colour for one refresh, the round was held, the next one probed
+    /// the mirror pose, and the sensor's answer to the first confirmed it: a wrong turn).
+    /// Recordings made before this setting existed read it as off.
+    public var quietAfterHeldRound = true
     /// A locate search's rounds start while its tangible is quiet after an earlier check (its
     /// patches just went), as an identify check's do: a flip in the quiet voids the round,
     /// and the next one starts from the sensor's new colour. Before, the locate's first disc
@@ -250,6 +258,7 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         explainReach = try v(.explainReach, d.explainReach)
         toldApartFromDeparted = try v(.toldApartFromDeparted, false)
         quietAfterLocate = try v(.quietAfterLocate, false)
+        quietAfterHeldRound = try v(.quietAfterHeldRound, false)
         locateInQuiet = try v(.locateInQuiet, false)
         evidenceByPlace = try v(.evidenceByPlace, false)
         occupiedPlaces = try v(.occupiedPlaces, false)

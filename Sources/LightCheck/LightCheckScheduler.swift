@@ -669,6 +669,10 @@ public struct LightCheckScheduler: Sendable {
         }
         let speed = need.isMoving ? need.velocity.length : 0
         if need.isMoving && (config.movingStrategy == .wait || !(speed <= config.maxCheckSpeed)) {
+            // Patches that may have been seen go with the round (`quietAfterHeldRound`).
+            if config.quietAfterHeldRound, let r = check.currentRound, r.phase == .probing, r.firstOverlayID != nil {
+                keepQuiet(t, from: time)
+            }
             checks[t]?.hold(.movingTooFast)
             return []
         }

@@ -17,8 +17,14 @@ public struct ScenarioRunner: Sendable {
     private var nextStep = 0
     private var clock: SimFrameClock
 
-    /// Sets up the world of `scenario` (its own seed unless `seed` is given); frames come at `frameRate`.
-    public init(_ scenario: Scenario, seed: UInt64? = nil, frameRate: Double = 120) throws(ScenarioError) {
+    /// `percbridge serve`'s clock in event mode (`clock.mode = "events"`, at most
+    /// `clock.max_rate_hz` = 1000 frames a second): a sensor notification cuts a frame this
+    /// soon after it arrives. Pass it as `eventStep` to play a scenario as serve cuts frames.
+    public static let serveEventStep: Seconds = 0.001
+
+    /// Sets up the world of `scenario` (its own seed unless `seed` is given); frames come at
+    /// `frameRate`, and with `eventStep` also at each sensor notification (`SimFrameClock`).
+    public init(_ scenario: Scenario, seed: UInt64? = nil, frameRate: Double = 120, eventStep: Seconds? = nil) throws(ScenarioError) {
         try scenario.validate()
         self.scenario = scenario
         startModel = try scenario.startModel()
@@ -34,7 +40,7 @@ public struct ScenarioRunner: Sendable {
             }
         }
         timeline = expanded.sorted { ($0.1.at, $0.0) < ($1.1.at, $1.0) }.map(\.1)
-        clock = SimFrameClock(rate: frameRate)
+        clock = SimFrameClock(rate: frameRate, eventStep: eventStep)
     }
 
     /// The current virtual time (seconds from the scenario's start, across loops).

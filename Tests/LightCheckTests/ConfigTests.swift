@@ -20,6 +20,7 @@ import Testing
         expected.explainOtherPlaces = false
         expected.toldApartFromNewcomers = false
         expected.newcomersTakeProbes = false
+        expected.quietAfterHeldRound = false
         expected.locateMemory = 0
         expected.sensorClock = false
         expected.staggeredProbes = false

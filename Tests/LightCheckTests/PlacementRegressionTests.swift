@@ -44,9 +44,13 @@ import LightCheck
     /// its time window, whether it ends tracked (or resting) with only its own traces, when
     /// light was first asked about it (seconds after its field-on arrived), and why it was
     /// first taken (the reason of its first transition to tracked).
+    /// `serveTiming`: frames cut on sensor notifications too and overlays on screen at the
+    /// display's next refresh, as `percbridge serve` and an app do (`bench accuracy --timing
+    /// serve`, the bench's default since 2026-12-02); else fixed frames, each overlay on screen
+    /// at its frame's time, as the bench played the cases most of these were found in.
     func play(_ c: PlacementGenerator.Case, config: EngineConfig = EngineConfig(),
-              lightChecks: LightCheckConfig = LightCheckConfig()) throws -> Played {
-        var runner = try ScenarioRunner(c.scenario)
+              lightChecks: LightCheckConfig = LightCheckConfig(), serveTiming: Bool = false) throws -> Played {
+        var runner = try ScenarioRunner(c.scenario, eventStep: serveTiming ? ScenarioRunner.serveEventStep : nil)
         var core = FrameCore(definitions: runner.world.definitions, engineConfig: config, lightCheckConfig: lightChecks)
         var wrong = false
         var last: TangibleReport?
@@ -62,7 +66,9 @@ import LightCheck
         while !runner.isFinished {
             let frame = runner.nextFrame()
             let (out, plan) = core.advance(frame)
-            if plan.overlayChanged { runner.present(plan.overlay, at: frame.time) }
+            if plan.overlayChanged {
+                if serveTiming { runner.presentAtNextRefresh(plan.overlay, after: frame.time) } else { runner.present(plan.overlay, at: frame.time) }
+            }
             last = out.tangible(c.tangible)
             for e in out.events where e.tangible == c.tangible && taken == nil {
                 if case .transition(_, .tracked, let reason) = e.event { taken = reason }
@@ -112,8 +118,8 @@ import LightCheck
 
     /// Plays case `index` of the generator with `seed`.
     func play(seed: UInt64, index: Int, today: Bool = false, config: EngineConfig = EngineConfig(),
-              lightChecks: LightCheckConfig = LightCheckConfig()) throws -> Played {
-        try play(placement(seed: seed, index: index, today: today), config: config, lightChecks: lightChecks)
+              lightChecks: LightCheckConfig = LightCheckConfig(), serveTiming: Bool = false) throws -> Played {
+        try play(placement(seed: seed, index: index, today: today), config: config, lightChecks: lightChecks, serveTiming: serveTiming)
     }
 
     /// The cases as they were drawn when these regressions were found: fingers could land or
@@ -617,4 +623,40 @@ import LightCheck
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
         #expect(!old.hypothesesOnce && EngineConfig().hypothesesOnce)
     }
+    /// Seed 2, case 9186, as serve times it: the PERC's own triple, taken as the window guess
+    /// on its touches' first samples, was withdrawn at the window's end (PERC 2, of the same
+    /// pattern, was still searching). Its verifying candidate kept the "moving" it was found
+    /// with, so every need left it out for the still pair of its marker 0 and a finger, and
+    /// light confirmed that pair (its sensor 3 mm from the true one): a finger reported as a
+    /// marker. Refitted candidates now say how they move now (`refitMotion`); off, as a
+    /// recording made before it reads it, the case goes wrong again.
+    @Test("a refitted candidate says whether it moves now, not when it was found")
+    func aRefittedCandidateSaysHowItMovesNow() throws {
+        let r = try play(seed: 2, index: 9186, today: true, serveTiming: true)
+        #expect(r.correct && !r.wrong)
+        var off = EngineConfig()
+        off.refitMotion = false
+        let before = try play(seed: 2, index: 9186, today: true, config: off, serveTiming: true)
+        #expect(before.wrong && before.taken == .windowGuess)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.refitMotion && EngineConfig().refitMotion)
+    }
+
+    /// Seed 1, case 7919, as serve times it: the first round probed the true place of a pair
+    /// for one refresh, then was held (the fresh touches looked as if moving); the next round
+    /// probed the mirror pose, and the sensor's answer to the first patch confirmed it: a
+    /// wrong turn, every marker but one off. A held round now keeps the sensor quiet as a
+    /// withdrawn check does (`quietAfterHeldRound`); off, the turn is wrong again.
+    @Test("the answer to a held round's patch is no answer to the next round")
+    func aHeldRoundKeepsTheSensorQuiet() throws {
+        let r = try play(seed: 1, index: 7919, today: true, serveTiming: true)
+        #expect(r.correct && !r.wrong)
+        var off = LightCheckConfig()
+        off.quietAfterHeldRound = false
+        let before = try play(seed: 1, index: 7919, today: true, lightChecks: off, serveTiming: true)
+        #expect(!before.correct && !before.wrong && before.taken == .lightConfirmed)
+        let old = try JSONDecoder().decode(LightCheckConfig.self, from: Data("{}".utf8))
+        #expect(!old.quietAfterHeldRound && LightCheckConfig().quietAfterHeldRound)
+    }
 }
+

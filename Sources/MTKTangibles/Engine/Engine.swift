@@ -184,7 +184,7 @@ public struct Engine: Sendable {
             if kept.residual <= keepWithin {
                 out.pose = kept.pose
                 out.residual = kept.residual
-                return out
+                return withMotionNow(out, scene: scene)
             }
             // The best assignment now (it may flip for nearly symmetric patterns).
             guard let f = pattern.fit(q, tolerance: .infinity) else { return nil }
@@ -198,6 +198,18 @@ public struct Engine: Sendable {
         } else {
             return nil
         }
+        return withMotionNow(out, scene: scene)
+    }
+
+    /// `c` with its traces' motion now, as a candidate found this frame has (`CandidateFinder`;
+    /// `EngineConfig.refitMotion`, else the motion it was found with).
+    private func withMotionNow(_ c: Candidate, scene: FrameScene) -> Candidate {
+        guard config.refitMotion else { return c }
+        let ids = c.traces.compactMap { $0 }
+        guard !ids.isEmpty else { return c }
+        var out = c
+        out.isMoving = ids.contains { !table.isStationary($0, at: scene.now) }
+        out.velocity = ids.reduce(Vec2.zero) { $0 + table.velocity($1, at: scene.now) } / Double(ids.count)
         return out
     }
 }

@@ -134,6 +134,13 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// resting). The answer is dropped; the next need offers what fits then. Recordings made
     /// before this setting existed read it as off.
     public var confirmedMustFit = true
+    /// A candidate refitted to its traces' current positions (a verifying candidate, one light
+    /// confirmed) says whether it moves now, not when it was first found: a window triple
+    /// found on its touches' first samples was "moving" for good, and a check left it out for
+    /// any still candidate (`bench accuracy --seed 2 --show 9186`, serve timing: the PERC's own
+    /// triple left out for 0.37 s while light checked a pair of its marker and a finger, and
+    /// confirmed that pair). Recordings made before this setting existed read it as off.
+    public var refitMotion = true
     /// A located pose is taken only when no pose with another marker (or another touch) on
     /// its touch puts the sensor within this distance (mm): light cannot tell such poses
     /// apart (the standard pattern's sensor is 18.0 mm from both marker 0 and marker 1).
@@ -285,6 +292,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         flappingPairsWait = try v(.flappingPairsWait, false)
         latePairsWait = try v(.latePairsWait, false)
         confirmedMustFit = try v(.confirmedMustFit, false)
+        refitMotion = try v(.refitMotion, false)
         locateAmbiguity = try v(.locateAmbiguity, d.locateAmbiguity)
         turnJitter = try v(.turnJitter, 0)
         turnLikelihoodRatio = try v(.turnLikelihoodRatio, d.turnLikelihoodRatio)

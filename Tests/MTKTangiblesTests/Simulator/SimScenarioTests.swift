@@ -259,4 +259,25 @@ struct SimScenarioTests {
         #expect(e?.message.contains(message) == true, "\(String(describing: e))")
         #expect(path.isEmpty || e?.description.contains(path) == true)
     }
+    /// Played as `serve` cuts frames (`eventStep`): a sensor notification ends a frame within
+    /// the step of its arrival, between the fixed frames, which all stay; the world plays the
+    /// same (every notification arrives once, as with fixed frames only).
+    @Test("with an event step a notification cuts a frame within a step of its arrival")
+    func anEventStepCutsFramesAtNotifications() throws {
+        let s = try #require(BuiltInScenarios.named("single-placement"))
+        var fixed = try ScenarioRunner(s), events = try ScenarioRunner(s, eventStep: ScenarioRunner.serveEventStep)
+        var fixedFrames: [Frame] = [], eventFrames: [Frame] = []
+        while !fixed.isFinished { fixedFrames.append(fixed.nextFrame()) }
+        while !events.isFinished { eventFrames.append(events.nextFrame()) }
+        let between = eventFrames.filter { f in abs(f.time * 120 - (f.time * 120).rounded()) > 1e-6 }
+        #expect(!between.isEmpty, "no notification fell between two fixed frames")
+        for f in between {
+            #expect(!f.sensorEvents.isEmpty, "a frame between the fixed ones at \(f.time) carries no notification")
+            for e in f.sensorEvents { #expect(f.time >= e.arrival && f.time - e.arrival <= ScenarioRunner.serveEventStep + 1e-9) }
+        }
+        #expect(Set(fixedFrames.map(\.time)).isSubset(of: Set(eventFrames.map(\.time))))
+        #expect(eventFrames.flatMap(\.sensorEvents) == fixedFrames.flatMap(\.sensorEvents))
+        #expect(zip(eventFrames, eventFrames.dropFirst()).allSatisfy { $0.time < $1.time })
+    }
 }
+

@@ -1,5 +1,7 @@
 // `percbridge bench accuracy` scaled down through the CLI: the verdicts add up, the stricter
-// score and the warm-latency steady state are there, bad options are refused.
+// score and the warm-latency steady state are there, bad options are refused. The cases shown
+// with --show were found when the bench cut fixed frames and showed overlays at their frame's
+// time, and are replayed so (--timing frames).
 import Foundation
 import Testing
 import PercTestSupport
@@ -32,7 +34,7 @@ import PercTestSupport
     /// touches' mean positions pick the turn two frames after the triple appears (a window
     /// guess); with `turnJitter` off, light picked it (`lightConfirmed`).
     @Test func aNearEquilateralPlacementIsScoredByItsTurn() throws {
-        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "21"])
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "21", "--timing", "frames"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("reason: MTKTangibles.TransitionReason.windowGuess"), "the means picked the turn: \(run.stdout)")
         #expect(run.stdout.contains("case 21: correct"), "\(run.stdout)")
@@ -43,11 +45,11 @@ import PercTestSupport
     /// 3542 was the example until `otherWindowsFirst` ended its swap). The case says so, and
     /// the summary counts such cases (none in the first 60).
     @Test func anotherPercOnAWrongTraceIsCounted() throws {
-        let one = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "6740"])
+        let one = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "6740", "--timing", "frames"])
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.contains("case 6740: correct"), "\(one.stdout)")
         #expect(one.stdout.contains("; another PERC of the case was tracked on a trace not its own"), "\(one.stdout)")
-        let clean = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "68"])
+        let clean = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "68", "--timing", "frames"])
         #expect(!clean.stdout.contains("another PERC of the case"), "\(clean.stdout)")
         let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--cases", "60"])
         #expect(run.stdout.contains("\nanother PERC of the case tracked on a trace not its own: 0 cases\n"), "\(run.stdout)")
@@ -60,7 +62,7 @@ import PercTestSupport
     /// the touch and the finger (wrong-trace). Now the finger moves the other way, off the PERC,
     /// and the case ends unresolved (the lone touch, placed).
     @Test func showSaysWhereEachFingerTouched() throws {
-        let before = try CLI.run(["bench", "accuracy", "--seed", "7", "--show", "6534", "--fingers-anywhere"])
+        let before = try CLI.run(["bench", "accuracy", "--seed", "7", "--show", "6534", "--fingers-anywhere", "--timing", "frames"])
         #expect(before.status == 0, "\(before.stderr)")
         #expect(before.stdout.contains("contact 2 finger(100) began 0.6996666666666667 ended - ghost - traces [2] at (52.9, 84.5), 54.1 mm from the PERC's centre, 40.1 mm from its marker 0; last at (80.5, 111.8), 15.5 mm from the PERC's centre, 1.5 mm from its marker 0"), "\(before.stdout)")
         #expect(before.stdout.contains("case 6534: wrongTrace"), "\(before.stdout)")
@@ -68,7 +70,7 @@ import PercTestSupport
         let marker = before.stdout.split(separator: "\n").first { $0.hasPrefix("contact 1 marker(") }
         #expect(marker != nil && !marker!.contains("mm from"), "\(before.stdout)")
 
-        let now = try CLI.run(["bench", "accuracy", "--seed", "7", "--show", "6534"])
+        let now = try CLI.run(["bench", "accuracy", "--seed", "7", "--show", "6534", "--timing", "frames"])
         #expect(now.status == 0, "\(now.stderr)")
         #expect(now.stdout.contains("traces [2] at (52.9, 84.5), 54.1 mm from the PERC's centre, 40.1 mm from its marker 0; last at (25.5, 60.7), 90.4 mm from the PERC's centre"), "\(now.stdout)")
         #expect(now.stdout.contains("case 6534: unresolved"), "\(now.stdout)")
@@ -80,7 +82,7 @@ import PercTestSupport
     /// request …297, asked about its first pair at once and was withdrawn when the third
     /// touch made the triple.)
     @Test func aCheckIsNotRestartedOnTwinHypotheses() throws {
-        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "99"])
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "99", "--timing", "frames"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("checkAnswered(request: 4294967298, result: MTKTangibles.VerificationOutcome.Result.confirmed(hypothesis: 0))"), "\(run.stdout)")
         #expect(!run.stdout.contains("inconclusive"), "\(run.stdout)")
@@ -206,7 +208,7 @@ import PercTestSupport
 
     /// `bench accuracy --seed S --show N` succeeds and prints each of `lines`.
     func expectShown(seed: Int, index: Int, _ lines: [String]) throws {
-        let run = try CLI.run(["bench", "accuracy", "--seed", "\(seed)", "--show", "\(index)"])
+        let run = try CLI.run(["bench", "accuracy", "--seed", "\(seed)", "--show", "\(index)", "--timing", "frames"])
         #expect(run.status == 0, "\(run.stderr)")
         for line in lines { #expect(run.stdout.contains(line), "\(line): \(run.stdout)") }
     }
@@ -216,7 +218,7 @@ import PercTestSupport
     /// triples fit, so the guess is withdrawn and light asked then (0.767 s), not at the
     /// window's end (0.867 s); light takes the PERC's own traces.
     @Test func rivalTriplesInTheWindowAreCheckedAtOnce() throws {
-        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "187"])
+        let run = try CLI.run(["bench", "accuracy", "--seed", "1", "--show", "187", "--timing", "frames"])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         func time(_ needle: String) -> Double? {
@@ -243,6 +245,23 @@ import PercTestSupport
             #expect(bad.status != 0 && bad.stderr.contains(says), "\(arg): \(bad.stderr)")
             #expect(!bad.stdout.contains("bench accuracy:"), "nothing is played: \(bad.stdout)")
         }
+    }
+
+    /// `--timing serve` (the default) plays the cases as `serve` and an app time them: frames
+    /// cut on sensor notifications and overlays on screen at the display's next refresh;
+    /// `--timing frames` as the bench did before 2026-12-02 (overlays at their frame's time).
+    /// The two are different runs of the same placements, and the header says which.
+    @Test func theTimingIsChosenAndSaid() throws {
+        let serve = try CLI.run(["bench", "accuracy", "--cases", "200", "--seed", "1"])
+        let frames = try CLI.run(["bench", "accuracy", "--cases", "200", "--seed", "1", "--timing", "frames"])
+        #expect(serve.status == 0 && frames.status == 0, "\(serve.stderr)\n\(frames.stderr)")
+        #expect(serve.stdout.contains("frames cut on sensor events and overlays shown at the display's next refresh (as serve)"), "\(serve.stdout)")
+        #expect(frames.stdout.contains("fixed 120 Hz frames and overlays shown at their frame's time (--timing frames)"), "\(frames.stdout)")
+        #expect(counts(serve.stdout).values.reduce(0, +) == 200 && counts(frames.stdout).values.reduce(0, +) == 200)
+        #expect(serve.stdout.split(separator: "\n").dropFirst() != frames.stdout.split(separator: "\n").dropFirst(),
+                "the same figures under both timings: \(serve.stdout)")
+        let bad = try CLI.run(["bench", "accuracy", "--cases", "1", "--timing", "fast"])
+        #expect(bad.status != 0 && bad.stderr.contains("serve") && bad.stderr.contains("frames"), "\(bad.stderr)")
     }
 
     /// The p95 line of a run.
