@@ -17,14 +17,27 @@ public struct ScenarioRunner: Sendable {
     private var nextStep = 0
     private var clock: SimFrameClock
 
+    /// How frames are cut and a planner's overlays shown (`show(_:plannedAt:)`).
+    public enum Timing: String, Sendable, CaseIterable {
+        /// As `percbridge serve` and an app: a frame is also cut within `serveEventStep` of
+        /// each sensor notification, and an overlay is on screen at the display's next refresh.
+        case serve
+        /// Fixed frames only, each overlay on screen at its frame's time (`bench accuracy`
+        /// before 2026-12-02).
+        case frames
+    }
+
     /// `percbridge serve`'s clock in event mode (`clock.mode = "events"`, at most
     /// `clock.max_rate_hz` = 1000 frames a second): a sensor notification cuts a frame this
-    /// soon after it arrives. Pass it as `eventStep` to play a scenario as serve cuts frames.
+    /// soon after it arrives.
     public static let serveEventStep: Seconds = 0.001
 
+    public let timing: Timing
+
     /// Sets up the world of `scenario` (its own seed unless `seed` is given); frames come at
-    /// `frameRate`, and with `eventStep` also at each sensor notification (`SimFrameClock`).
-    public init(_ scenario: Scenario, seed: UInt64? = nil, frameRate: Double = 120, eventStep: Seconds? = nil) throws(ScenarioError) {
+    /// `frameRate`, and with `.serve` timing also at each sensor notification (`SimFrameClock`).
+    public init(_ scenario: Scenario, seed: UInt64? = nil, frameRate: Double = 120,
+                timing: Timing = .frames) throws(ScenarioError) {
         try scenario.validate()
         self.scenario = scenario
         startModel = try scenario.startModel()
@@ -40,7 +53,8 @@ public struct ScenarioRunner: Sendable {
             }
         }
         timeline = expanded.sorted { ($0.1.at, $0.0) < ($1.1.at, $1.0) }.map(\.1)
-        clock = SimFrameClock(rate: frameRate, eventStep: eventStep)
+        clock = SimFrameClock(rate: frameRate, eventStep: timing == .serve ? Self.serveEventStep : nil)
+        self.timing = timing
     }
 
     /// The current virtual time (seconds from the scenario's start, across loops).
@@ -86,6 +100,13 @@ public struct ScenarioRunner: Sendable {
     public mutating func present(_ overlay: Overlay, at time: Seconds) { world.present(overlay, at: time) }
     /// The app draws `overlay` at frame time `time`: on screen at the display's next refresh.
     public mutating func presentAtNextRefresh(_ overlay: Overlay, after time: Seconds) { world.presentAtNextRefresh(overlay, after: time) }
+    /// A planner's overlay, planned in the frame at `time`, shown as `timing` says.
+    public mutating func show(_ overlay: Overlay, plannedAt time: Seconds) {
+        switch timing {
+        case .serve: presentAtNextRefresh(overlay, after: time)
+        case .frames: present(overlay, at: time)
+        }
+    }
     /// The light sensors read this screen instead of the simulated display (`demo --display screen`).
     public mutating func readScreen(_ screen: @escaping @Sendable (Vec2) -> LightColour) { world.screen = screen }
 

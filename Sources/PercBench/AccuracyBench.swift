@@ -63,10 +63,8 @@ struct AccuracyBench: ParsableCommand {
             help: ArgumentHelp("Change one setting of the simulator's hardware model (HARDWARE-MODEL.md), e.g. displayFrameRate=120 or bleConnectionInterval=0.0075 (seconds); repeat for more. The light-check scheduler is configured for the table as `serve` is with light_checks.display_refresh_hz and ble_interval_ms set to the model's displayFrameRate and bleConnectionInterval.", valueName: "key=value"))
     var hardware: [String] = []
 
-    enum Timing: String, ExpressibleByArgument, CaseIterable { case serve, frames }
-
     @Option(help: ArgumentHelp("When frames are cut and overlays show. serve (default): as `percbridge serve` runs (clock.mode = \"events\"): a sensor notification cuts a frame within 1 ms of its arrival, and an overlay is on screen at the display's next refresh after 2 ms of drawing, as an app shows it. frames: fixed 120 Hz frames and every overlay on screen at its frame's time, as this bench ran before 2026-12-02 (its figures, and the cases the tests replay, were found so).", valueName: "serve|frames"))
-    var timing: Timing = .serve
+    var timing: ScenarioRunner.Timing = .serve
 
     @Option(help: "Play only the case with this index and print PERC 1's events against the truth, the overlay while any patch shows (each patch: tangible:purpose:colour, its centre's distance from the true sensor and its radius), another PERC's light flips, state changes and checks (marked [PERC 2]), and where each finger touched (from its centre and its nearest marker).")
     var show: Int?
@@ -345,7 +343,7 @@ struct AccuracyBench: ParsableCommand {
         }
 
         /// Prints the summary.
-        func summary(checker: Checker, noDisplay: Bool, warmLatency: Bool, timing: Timing, hardware: HardwareOverrides, rounds: RoundBound) {
+        func summary(checker: Checker, noDisplay: Bool, warmLatency: Bool, timing: ScenarioRunner.Timing, hardware: HardwareOverrides, rounds: RoundBound) {
             func pct(_ n: Int) -> String { String(format: "%d (%.2f%%)", n, 100 * Double(n) / Double(cases)) }
             let model = hardware.values.isEmpty ? "full hardware model"
                 : "full hardware model but " + hardware.values.keys.sorted().map { "\($0) = \(hardware.values[$0]!)" }.joined(separator: ", ")
@@ -452,8 +450,7 @@ struct AccuracyBench: ParsableCommand {
     }
 
     private func play<P: LightCheckPlanning>(_ c: PlacementGenerator.Case, planner: P, latency: inout LatencyModel, log: Bool) -> CaseResult {
-        guard var runner = try? ScenarioRunner(c.scenario, eventStep: timing == .serve ? ScenarioRunner.serveEventStep : nil)
-        else { return CaseResult(verdict: .missed, touches: 3) }
+        guard var runner = try? ScenarioRunner(c.scenario, timing: timing) else { return CaseResult(verdict: .missed, touches: 3) }
         var core = FrameCore(engine: Engine(config: EngineConfig(), definitions: runner.world.definitions), planner: planner)
         var wrong = false
         var recognisedAt: Seconds?
@@ -489,12 +486,7 @@ struct AccuracyBench: ParsableCommand {
             var frame = runner.nextFrame()
             if noDisplay { frame.drawing = false }
             let (out, plan) = core.advance(frame)
-            if plan.overlayChanged {
-                switch timing {
-                case .serve: runner.presentAtNextRefresh(plan.overlay, after: frame.time)
-                case .frames: runner.present(plan.overlay, at: frame.time)
-                }
-            }
+            if plan.overlayChanged { runner.show(plan.overlay, plannedAt: frame.time) }
             first.observe(out, plan, tangible: id, at: frame.time)
             last = out
             for n in out.needs where n.tangible == id && requests[n.request] == nil {
@@ -665,3 +657,5 @@ struct AccuracyBench: ParsableCommand {
         }
     }
 }
+
+extension ScenarioRunner.Timing: ExpressibleByArgument {}

@@ -108,13 +108,8 @@ public final class AppClient: Sendable {
         return ok
     }
 
-    /// Waits for something to send; returns it in order (replies, overlay, frame), or nil once
-    /// closed. Cancelling the waiting task closes the client (its writer is what waits).
+    /// Waits for something to send; returns it in order (replies, overlay, frame), or nil once closed.
     func next() async -> [String]? {
-        await withTaskCancellationHandler { await waitForNext() } onCancel: { close() }
-    }
-
-    private func waitForNext() async -> [String]? {
         while true {
             let taken: [String]?? = box.withLock {
                 if $0.closed { return .some(nil) }

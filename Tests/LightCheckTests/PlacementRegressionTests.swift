@@ -44,13 +44,11 @@ import LightCheck
     /// its time window, whether it ends tracked (or resting) with only its own traces, when
     /// light was first asked about it (seconds after its field-on arrived), and why it was
     /// first taken (the reason of its first transition to tracked).
-    /// `serveTiming`: frames cut on sensor notifications too and overlays on screen at the
-    /// display's next refresh, as `percbridge serve` and an app do (`bench accuracy --timing
-    /// serve`, the bench's default since 2026-12-02); else fixed frames, each overlay on screen
-    /// at its frame's time, as the bench played the cases most of these were found in.
+    /// `timing`: `.frames` as the bench played the cases most of these were found in; `.serve`
+    /// as `percbridge serve` and an app time them (`bench accuracy`'s default since 2026-12-02).
     func play(_ c: PlacementGenerator.Case, config: EngineConfig = EngineConfig(),
-              lightChecks: LightCheckConfig = LightCheckConfig(), serveTiming: Bool = false) throws -> Played {
-        var runner = try ScenarioRunner(c.scenario, eventStep: serveTiming ? ScenarioRunner.serveEventStep : nil)
+              lightChecks: LightCheckConfig = LightCheckConfig(), timing: ScenarioRunner.Timing = .frames) throws -> Played {
+        var runner = try ScenarioRunner(c.scenario, timing: timing)
         var core = FrameCore(definitions: runner.world.definitions, engineConfig: config, lightCheckConfig: lightChecks)
         var wrong = false
         var last: TangibleReport?
@@ -66,9 +64,7 @@ import LightCheck
         while !runner.isFinished {
             let frame = runner.nextFrame()
             let (out, plan) = core.advance(frame)
-            if plan.overlayChanged {
-                if serveTiming { runner.presentAtNextRefresh(plan.overlay, after: frame.time) } else { runner.present(plan.overlay, at: frame.time) }
-            }
+            if plan.overlayChanged { runner.show(plan.overlay, plannedAt: frame.time) }
             last = out.tangible(c.tangible)
             for e in out.events where e.tangible == c.tangible && taken == nil {
                 if case .transition(_, .tracked, let reason) = e.event { taken = reason }
@@ -118,8 +114,8 @@ import LightCheck
 
     /// Plays case `index` of the generator with `seed`.
     func play(seed: UInt64, index: Int, today: Bool = false, config: EngineConfig = EngineConfig(),
-              lightChecks: LightCheckConfig = LightCheckConfig(), serveTiming: Bool = false) throws -> Played {
-        try play(placement(seed: seed, index: index, today: today), config: config, lightChecks: lightChecks, serveTiming: serveTiming)
+              lightChecks: LightCheckConfig = LightCheckConfig(), timing: ScenarioRunner.Timing = .frames) throws -> Played {
+        try play(placement(seed: seed, index: index, today: today), config: config, lightChecks: lightChecks, timing: timing)
     }
 
     /// The cases as they were drawn when these regressions were found: fingers could land or
@@ -632,11 +628,11 @@ import LightCheck
     /// recording made before it reads it, the case goes wrong again.
     @Test("a refitted candidate says whether it moves now, not when it was found")
     func aRefittedCandidateSaysHowItMovesNow() throws {
-        let r = try play(seed: 2, index: 9186, today: true, serveTiming: true)
+        let r = try play(seed: 2, index: 9186, today: true, timing: .serve)
         #expect(r.correct && !r.wrong)
         var off = EngineConfig()
         off.refitMotion = false
-        let before = try play(seed: 2, index: 9186, today: true, config: off, serveTiming: true)
+        let before = try play(seed: 2, index: 9186, today: true, config: off, timing: .serve)
         #expect(before.wrong && before.taken == .windowGuess)
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
         #expect(!old.refitMotion && EngineConfig().refitMotion)
@@ -649,11 +645,11 @@ import LightCheck
     /// withdrawn check does (`quietAfterHeldRound`); off, the turn is wrong again.
     @Test("the answer to a held round's patch is no answer to the next round")
     func aHeldRoundKeepsTheSensorQuiet() throws {
-        let r = try play(seed: 1, index: 7919, today: true, serveTiming: true)
+        let r = try play(seed: 1, index: 7919, today: true, timing: .serve)
         #expect(r.correct && !r.wrong)
         var off = LightCheckConfig()
         off.quietAfterHeldRound = false
-        let before = try play(seed: 1, index: 7919, today: true, lightChecks: off, serveTiming: true)
+        let before = try play(seed: 1, index: 7919, today: true, lightChecks: off, timing: .serve)
         #expect(!before.correct && !before.wrong && before.taken == .lightConfirmed)
         let old = try JSONDecoder().decode(LightCheckConfig.self, from: Data("{}".utf8))
         #expect(!old.quietAfterHeldRound && LightCheckConfig().quietAfterHeldRound)

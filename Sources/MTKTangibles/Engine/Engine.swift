@@ -205,11 +205,12 @@ public struct Engine: Sendable {
     /// `EngineConfig.refitMotion`, else the motion it was found with).
     private func withMotionNow(_ c: Candidate, scene: FrameScene) -> Candidate {
         guard config.refitMotion else { return c }
-        let ids = c.traces.compactMap { $0 }
-        guard !ids.isEmpty else { return c }
+        // (`rebuild` found every trace alive in the scene.)
+        let idx = c.traces.compactMap { $0.flatMap { scene.slot[$0] } }
+        guard !idx.isEmpty else { return c }
         var out = c
-        out.isMoving = ids.contains { !table.isStationary($0, at: scene.now) }
-        out.velocity = ids.reduce(Vec2.zero) { $0 + table.velocity($1, at: scene.now) } / Double(ids.count)
+        out.isMoving = idx.contains { !scene.stationaryNow($0, table: table) }
+        out.velocity = idx.reduce(Vec2.zero) { $0 + scene.velocityNow($1, table: table) } / Double(idx.count)
         return out
     }
 }

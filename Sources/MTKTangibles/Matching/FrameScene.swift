@@ -75,6 +75,14 @@ struct FrameScene {
         return stationaryCache[i] == 1
     }
 
+    /// `isStationary` and `velocity` for a caller that cannot fill the caches: this frame's
+    /// cached answer when there is one.
+    func stationaryNow(_ i: Int, table: TraceTable) -> Bool {
+        stationaryCache[i] == 0 ? table.isStationary(ids[i], at: now) : stationaryCache[i] == 1
+    }
+
+    func velocityNow(_ i: Int, table: TraceTable) -> Vec2 { velocityCache[i] ?? table.velocity(ids[i], at: now) }
+
     mutating func velocity(_ i: Int, table: TraceTable) -> Vec2 {
         if let v = velocityCache[i] { return v }
         let v = table.velocity(ids[i], at: now)

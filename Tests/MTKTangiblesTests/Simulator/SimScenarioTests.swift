@@ -259,13 +259,13 @@ struct SimScenarioTests {
         #expect(e?.message.contains(message) == true, "\(String(describing: e))")
         #expect(path.isEmpty || e?.description.contains(path) == true)
     }
-    /// Played as `serve` cuts frames (`eventStep`): a sensor notification ends a frame within
+    /// Played as `serve` cuts frames (`.serve` timing): a sensor notification ends a frame within
     /// the step of its arrival, between the fixed frames, which all stay; the world plays the
     /// same (every notification arrives once, as with fixed frames only).
     @Test("with an event step a notification cuts a frame within a step of its arrival")
     func anEventStepCutsFramesAtNotifications() throws {
         let s = try #require(BuiltInScenarios.named("single-placement"))
-        var fixed = try ScenarioRunner(s), events = try ScenarioRunner(s, eventStep: ScenarioRunner.serveEventStep)
+        var fixed = try ScenarioRunner(s), events = try ScenarioRunner(s, timing: .serve)
         var fixedFrames: [Frame] = [], eventFrames: [Frame] = []
         while !fixed.isFinished { fixedFrames.append(fixed.nextFrame()) }
         while !events.isFinished { eventFrames.append(events.nextFrame()) }
