@@ -477,7 +477,8 @@ public final class PercLink: Sendable {
     private func unsubscribe(_ subscription: Subscription) async {
         switch subscription {
         case .socket(let token, _):
-            NotifySocket.shared.close(token)
+            // What the PERC sent before the link went is delivered first (before link 0).
+            await NotifySocket.shared.close(token)
         case .signals(let listener, let characteristic):
             mirror.removeValueSink(listener)
             if mirror.device(path: characteristic.parentDevice)?.connected == true {

@@ -15,9 +15,12 @@ import Synchronization
 ///
 /// Handlers must be quick (decode, hand over); they must not block. When the peer hangs up
 /// (BlueZ closes the socket on disconnect) the socket is closed here and `onClosed` runs
-/// once. `close(_:)` from any thread stops delivery at once (a batch being read on the
-/// reader thread may still finish); the descriptor itself is closed by the reader thread,
-/// so that its number cannot be reused while a `recv` on it may still be under way.
+/// once. `close(_:)` from any thread hands the socket back to the reader thread, which
+/// delivers the datagrams still queued in it (notifications the PERC sent before its link
+/// went: bluetoothd's leaving the bus may be seen before they are read), then closes it;
+/// `close` returns after that, and nothing of that socket is delivered afterwards. Only the
+/// reader thread reads and closes descriptors, so delivery keeps its order and a number
+/// cannot be reused while a `recv` on it may still be under way.
 public final class NotifySocket: Sendable {
     public typealias Handler = @Sendable (_ bytes: [UInt8], _ arrival: Double) -> Void
     public typealias ClosedHandler = @Sendable () -> Void
@@ -31,12 +34,13 @@ public final class NotifySocket: Sendable {
     private struct State {
         var nextID = 1
         var entries: [Int: Entry] = [:]
-        /// Descriptors removed by `close(_:)`, closed by the reader thread on its next round.
-        var toClose: [Int32] = []
+        /// Sockets removed by `close(_:)`: drained and closed by the reader thread on its next
+        /// round, which then resumes the waiting `close`.
+        var toClose: [(entry: Entry, done: CheckedContinuation<Void, Never>)] = []
     }
 
     private let epollFD: Int32
-    /// Wakes the reader so that it closes removed descriptors soon (epoll data 0).
+    /// Wakes the reader so that it drains and closes removed sockets at once (epoll data 0).
     private let wakeFD: Int32
     private let state = Mutex(State())
     /// The largest datagram read (BLE ATT MTU is at most 517; longer ones are truncated).
@@ -73,17 +77,38 @@ public final class NotifySocket: Sendable {
         }
     }
 
-    /// Stops reading and closes the socket (releasing BlueZ's acquisition).
-    public func close(_ token: Token) {
-        let removed = state.withLock { s -> Bool in
-            guard let entry = s.entries.removeValue(forKey: token.id) else { return false }
-            _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, entry.fd, nil)
-            s.toClose.append(entry.fd)
-            return true
+    /// Delivers what is still queued in the socket, then closes it (releasing BlueZ's
+    /// acquisition); returns once that is done. A socket already hung up is left alone.
+    public func close(_ token: Token) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let removed = state.withLock { s -> Bool in
+                guard let entry = s.entries.removeValue(forKey: token.id) else { return false }
+                _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, entry.fd, nil)
+                s.toClose.append((entry, done))
+                return true
+            }
+            if removed {
+                var one: UInt64 = 1
+                _ = write(wakeFD, &one, 8)
+            } else {
+                done.resume()
+            }
         }
-        if removed {
-            var one: UInt64 = 1
-            _ = write(wakeFD, &one, 8)
+    }
+
+    /// Reads every datagram queued in `entry`'s socket, each handed over with its arrival;
+    /// true when the peer hung up (a zero-length read or an error).
+    private func drain(_ entry: Entry, into buffer: UnsafeMutableRawPointer) -> Bool {
+        while true {
+            let got = recv(entry.fd, buffer, Self.bufferSize, Int32(MSG_DONTWAIT))
+            if got > 0 {
+                let arrival = MonotonicClock.now()
+                entry.onData(Array(UnsafeRawBufferPointer(start: buffer, count: got)), arrival)
+                continue
+            }
+            if got == 0 { return true }
+            if errno == EINTR { continue }
+            return errno != EAGAIN && errno != EWOULDBLOCK
         }
     }
 
@@ -107,20 +132,9 @@ public final class NotifySocket: Sendable {
                     continue
                 }
                 guard let entry = state.withLock({ $0.entries[id] }) else { continue }
-                var hungUp = flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0
                 // Drain every queued datagram; a zero-length read is the peer's hang-up.
-                while true {
-                    let got = recv(entry.fd, buffer, Self.bufferSize, Int32(MSG_DONTWAIT))
-                    if got > 0 {
-                        let arrival = MonotonicClock.now()
-                        entry.onData(Array(UnsafeRawBufferPointer(start: buffer, count: got)), arrival)
-                        continue
-                    }
-                    if got == 0 { hungUp = true }
-                    else if errno == EINTR { continue }
-                    else if errno != EAGAIN && errno != EWOULDBLOCK { hungUp = true }
-                    break
-                }
+                let hungUp = drain(entry, into: buffer)
+                    || flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0
                 if hungUp, let removed = state.withLock({ s -> Entry? in
                     guard let e = s.entries.removeValue(forKey: id) else { return nil }
                     _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, e.fd, nil)
@@ -130,12 +144,16 @@ public final class NotifySocket: Sendable {
                     removed.onClosed()
                 }
             }
-            let closing = state.withLock { s -> [Int32] in
+            let closing = state.withLock { s -> [(entry: Entry, done: CheckedContinuation<Void, Never>)] in
                 guard !s.toClose.isEmpty else { return [] }
                 defer { s.toClose.removeAll(keepingCapacity: true) }
                 return s.toClose
             }
-            for fd in closing { Glibc.close(fd) }
+            for (entry, done) in closing {
+                _ = drain(entry, into: buffer)
+                Glibc.close(entry.fd)
+                done.resume()
+            }
         }
     }
 }
