@@ -291,16 +291,22 @@ import LightCheck
     /// inconclusive after 14 answers each. With `occupiedPlaces` a patch on a place its check
     /// holds (0.99, its sensor answered a round that probed that place alone, unexplained)
     /// explains no "none" for the other sensor: PERC 1 is confirmed. Off (as recordings made
-    /// before it read it), the case is missed.
+    /// before it read it), the case is missed. (PERC 1's check held a pair of PERC 2's triple
+    /// too: `pairsYieldToOthersTriples`, which leaves that pair out, mends the case on its
+    /// own, so it is off for this replay.)
     @Test("a patch on a place its check holds does not explain another sensor's flip for none")
     func occupiedPlaceExplainsNoNone() throws {
-        let r = try play(seed: 2, index: 1660, today: true, config: Self.foundTiming)
+        var found = Self.foundTiming
+        found.pairsYieldToOthersTriples = false
+        let r = try play(seed: 2, index: 1660, today: true, config: found)
         #expect(r.correct && !r.wrong)
         #expect(try play(seed: 2, index: 1660, today: true).correct)
         var off = LightCheckConfig()
         off.occupiedPlaces = false
-        let before = try play(seed: 2, index: 1660, today: true, config: Self.foundTiming, lightChecks: off)
+        let before = try play(seed: 2, index: 1660, today: true, config: found, lightChecks: off)
         #expect(!before.correct && !before.wrong)
+        let both = try play(seed: 2, index: 1660, today: true, config: Self.foundTiming, lightChecks: off)
+        #expect(both.correct && !both.wrong)
     }
 
     /// Seed 1, case 6493: two PERCs of one pattern set down together. While a PERC's check
@@ -381,6 +387,27 @@ import LightCheck
         #expect(before.wrong && before.taken == .lightConfirmed)
         let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
         #expect(!old.latePairsWait && EngineConfig().latePairsWait)
+    }
+
+    /// Seed 2, case 193 (serve timing): a PERC touched with one marker, set down 53 ms after
+    /// another PERC of its pattern whose three markers made a window triple. Pairs of that
+    /// triple fitted the first PERC too: their identify check took its sensor and its lone
+    /// touch's locate waited, while the two checks held each other's patches back (the pairs'
+    /// check ran 1.46 s before light rejected them). With `pairsYieldToOthersTriples` a pair
+    /// inside a triple another PERC weighs is not offered: the locate runs at once and the
+    /// PERC is recognised. Off (as recordings made before it read it), the case ends with
+    /// the locate still searching.
+    @Test("pairs of a triple another PERC weighs leave the sensor to the lone touch's locate")
+    func pairsOfAnotherPercsTripleWait() throws {
+        let r = try play(seed: 2, index: 193, today: true, timing: .serve)
+        #expect(!r.wrong)
+        #expect(r.correct || r.unresolved)
+        var off = EngineConfig()
+        off.pairsYieldToOthersTriples = false
+        let before = try play(seed: 2, index: 193, today: true, config: off, timing: .serve)
+        #expect(!before.correct && !before.unresolved && !before.wrong)
+        let old = try JSONDecoder().decode(EngineConfig.self, from: Data("{\"timeWindow\": 0.2}".utf8))
+        #expect(!old.pairsYieldToOthersTriples && EngineConfig().pairsYieldToOthersTriples)
     }
 
     /// Seed 3, case 5794: a PERC touched with markers 0 and 2; a finger came down inside the

@@ -301,11 +301,21 @@ extension Engine {
         var announcers: [Int] = []
         var windowTriples: [TangibleID: [Candidate]] = [:]
         var claimants: [TraceID: Set<TangibleID>] = [:]
+        /// The triples each searching PERC weighs (window triples, verifying candidates), for
+        /// `pairsYieldToOthersTriples`.
+        var weighedTriples: [(owner: TangibleID, traces: [TraceID])] = []
 
         init(groups: Int) {
             tolByGroup = Array(repeating: 0, count: groups)
             triplesByGroup = Array(repeating: nil, count: groups)
             tuplesByGroup = Array(repeating: nil, count: groups)
+        }
+
+        /// Whether pair `c`'s two touches lie in a triple another PERC than `id` weighs.
+        func inOthersTriple(_ c: Candidate, than id: TangibleID) -> Bool {
+            guard c.isTuple, !weighedTriples.isEmpty else { return false }
+            let pair = c.traceSet
+            return weighedTriples.contains { $0.owner != id && pair.allSatisfy($0.traces.contains) }
         }
     }
 
@@ -376,6 +386,13 @@ extension Engine {
             r.windowTriples[id] = list
             for c in list { for tr in c.traceSet { r.claimants[tr, default: []].insert(id) } }
         }
+        if config.pairsYieldToOthersTriples {
+            for (i, _) in r.wants {
+                let id = slots[i].id
+                for c in r.windowTriples[id] ?? [] { r.weighedTriples.append((id, c.traceSet)) }
+                for c in slots[i].perc?.verifyingCandidates ?? [] where !c.isTuple { r.weighedTriples.append((id, c.traceSet)) }
+            }
+        }
 
         for (i, w) in r.wants {
             let id = slots[i].id
@@ -430,7 +447,9 @@ extension Engine {
         obs.triples = withAlternatives(triples(i, &r, &scene).filter {
             Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0.earliestBegin, $0.latestBegin)
         }, i, scene)
-        obs.tuples = tuples(i, &r, &scene).filter { Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0.earliestBegin, $0.latestBegin) }
+        obs.tuples = tuples(i, &r, &scene).filter {
+            Self.isOpen($0, to: id, tolerance: tol, scene) && !theirs($0.earliestBegin, $0.latestBegin) && !r.inOthersTriple($0, than: id)
+        }
         obs.loneTouches = loneTouches(i, &scene)
     }
 
@@ -510,7 +529,7 @@ extension Engine {
             }
             obs.windowTuples = tuples(i, &r, &scene).filter { c in
                 Self.isOpen(c, to: id, tolerance: tol, scene) && c.earliestBegin >= f - config.timeWindow && c.latestBegin <= f + config.timeWindow
-                    && !c.traceSet.allSatisfy { inTriples.contains($0) }
+                    && !c.traceSet.allSatisfy { inTriples.contains($0) } && !r.inOthersTriple(c, than: id)
             }
             // No triple and no pair: the PERC may have made one touch; light can look
             // for its sensor around the lone touches before the window ends too.

@@ -126,6 +126,15 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// from the true one (`bench accuracy --seed 6 --show 999`: reported on the finger's
     /// trace). Recordings made before this setting existed read it as off.
     public var latePairsWait = true
+    /// A pair of touches that lie in a triple another PERC is weighing (its window triple or
+    /// a candidate it verifies) is not offered while that PERC searches: the triple fits that
+    /// PERC with all three touches, the pair this one with two and a finger exactly where a
+    /// marker of the other would touch. Before, the pairs of another PERC's triple took this
+    /// PERC's sensor for their checks, and the two checks held each other's patches back
+    /// while this PERC's own lone touch waited (`bench accuracy --seed 2 --show 193`: the
+    /// pairs' check ran 1.46 s and the locate of its touch never ended). Recordings made
+    /// before this setting existed read it as off.
+    public var pairsYieldToOthersTriples = true
     /// A candidate light confirmed is taken only while its traces still fit it (within the
     /// deformation limit, as a verifying candidate must): else the track would release them as
     /// deformed in the same step and the PERC rest on a pose no touch holds. A pair asked about
@@ -291,6 +300,7 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         pairsWaitForLocate = try v(.pairsWaitForLocate, false)
         flappingPairsWait = try v(.flappingPairsWait, false)
         latePairsWait = try v(.latePairsWait, false)
+        pairsYieldToOthersTriples = try v(.pairsYieldToOthersTriples, false)
         confirmedMustFit = try v(.confirmedMustFit, false)
         refitMotion = try v(.refitMotion, false)
         locateAmbiguity = try v(.locateAmbiguity, d.locateAmbiguity)
