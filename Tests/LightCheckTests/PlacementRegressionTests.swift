@@ -291,9 +291,9 @@ import LightCheck
     /// inconclusive after 14 answers each. With `occupiedPlaces` a patch on a place its check
     /// holds (0.99, its sensor answered a round that probed that place alone, unexplained)
     /// explains no "none" for the other sensor: PERC 1 is confirmed. Off (as recordings made
-    /// before it read it), the case is missed. (PERC 1's check held a pair of PERC 2's triple
-    /// too: `pairsYieldToOthersTriples`, which leaves that pair out, mends the case on its
-    /// own, so it is off for this replay.)
+    /// before it read it), the case is missed. (PERC 1 was offered pairs of PERC 2's triple
+    /// too: `pairsYieldToOthersTriples`, which leaves them out, mends the case on its own, so
+    /// it is off for this replay.)
     @Test("a patch on a place its check holds does not explain another sensor's flip for none")
     func occupiedPlaceExplainsNoNone() throws {
         var found = Self.foundTiming
