@@ -51,7 +51,7 @@ import PercTestSupport
             width_mm = 1018
 
             [recognition]
-            time_window_ms = 200  # thesis value
+            time_window_ms = 180  # thesis value
             marker_tolerance_mm = 3
             """
             try original.write(toFile: config, atomically: true, encoding: .utf8)
@@ -60,12 +60,12 @@ import PercTestSupport
             let text = try String(contentsOfFile: config, encoding: .utf8)
             let window = DiagnoseFixture.session.report.tangibles.first!.field.suggestedWindowMs
             #expect(window != nil)
-            #expect(r.stdout.contains("recognition.time_window_ms: 200 → "), "\(r.stdout)")
+            #expect(r.stdout.contains("recognition.time_window_ms: 180 → "), "\(r.stdout)")
             #expect(text.contains("# my table") && text.contains("name = \"lab table\"   # the big one") && text.contains("marker_tolerance_mm = 3"))
-            #expect(text.contains("time_window_ms = ") && text.contains("  # thesis value") && !text.contains("time_window_ms = 200"))
-            #expect(text.contains("[light_checks]\nmax_failed_stationary = "), "\(text)")
+            #expect(text.contains("time_window_ms = ") && text.contains("  # thesis value") && !text.contains("time_window_ms = 180"))
+            // (A section the file lacks is added: `theDisplayRefreshIsMeasuredFromThePresentedReports` writes `[light_checks]` into a file without one.)
             let parsed = try ConfigLoader.parse(text: text, file: config)
-            #expect(parsed.recognition.timeWindowMS != 200 && parsed.surface.name == "lab table")
+            #expect(parsed.recognition.timeWindowMS != 180 && parsed.surface.name == "lab table")
             // Applying again changes nothing.
             let again = try await offPool { try CLI.run(["diagnose", "--from", file, "--apply", config]) }
             #expect(again.status == 0 && again.stdout.contains("nothing to change"), "\(again.stdout)")
@@ -142,7 +142,7 @@ import PercTestSupport
     /// do; the file is left as it was (before, a second [recognition] was written and refused
     /// as "would not parse, please report this").
     @Test func applyRefusesAnInlineTableAndSaysWhatToDo() async throws {
-        let r = try await Self.applyRefused(to: "# mine\nrecognition = { time_window_ms = 200, marker_tolerance_mm = 3 }\n")
+        let r = try await Self.applyRefused(to: "# mine\nrecognition = { time_window_ms = 180, marker_tolerance_mm = 3 }\n")
         #expect(r.stderr.contains("line 2 writes [recognition] as an inline table") && r.stderr.contains("nothing was changed"), "\(r.stderr)")
         #expect(!r.stderr.contains("please report this"), "\(r.stderr)")
     }
