@@ -311,11 +311,9 @@ extension Engine {
             tuplesByGroup = Array(repeating: nil, count: groups)
         }
 
-        /// Whether pair `c`'s two touches lie in a triple another PERC than `id` weighs.
+        /// Whether pair `c`'s touches all lie in one triple another PERC than `id` weighs.
         func inOthersTriple(_ c: Candidate, than id: TangibleID) -> Bool {
-            guard c.isTuple, !weighedTriples.isEmpty else { return false }
-            let pair = c.traceSet
-            return weighedTriples.contains { $0.owner != id && pair.allSatisfy($0.traces.contains) }
+            weighedTriples.contains { t in t.owner != id && c.traces.allSatisfy { $0.map(t.traces.contains) ?? true } }
         }
     }
 

@@ -63,13 +63,24 @@ import PercTestSupport
             #expect(r.stdout.contains("recognition.time_window_ms: 180 → "), "\(r.stdout)")
             #expect(text.contains("# my table") && text.contains("name = \"lab table\"   # the big one") && text.contains("marker_tolerance_mm = 3"))
             #expect(text.contains("time_window_ms = ") && text.contains("  # thesis value") && !text.contains("time_window_ms = 180"))
-            // (A section the file lacks is added: `theDisplayRefreshIsMeasuredFromThePresentedReports` writes `[light_checks]` into a file without one.)
             let parsed = try ConfigLoader.parse(text: text, file: config)
             #expect(parsed.recognition.timeWindowMS != 180 && parsed.surface.name == "lab table")
             // Applying again changes nothing.
             let again = try await offPool { try CLI.run(["diagnose", "--from", file, "--apply", config]) }
             #expect(again.status == 0 && again.stdout.contains("nothing to change"), "\(again.stdout)")
             #expect(try String(contentsOfFile: config, encoding: .utf8) == text)
+
+            // Under the thesis window the replay keeps 200 ms (the suggestion falls in the
+            // deadband) and suggests the stationary-failure limit: a section the file lacks
+            // is added, the rest left as it was.
+            let thesis = dir.appendingPathComponent("thesis.toml").path
+            try original.replacingOccurrences(of: "time_window_ms = 180", with: "time_window_ms = 200")
+                .write(toFile: thesis, atomically: true, encoding: .utf8)
+            let t = try await offPool { try CLI.run(["diagnose", "--from", file, "--apply", thesis]) }
+            #expect(t.status == 0, "\(t.stderr)")
+            let thesisText = try String(contentsOfFile: thesis, encoding: .utf8)
+            #expect(thesisText.contains("[light_checks]\nmax_failed_stationary = "), "\(thesisText)")
+            #expect(thesisText.contains("time_window_ms = 200  # thesis value") && thesisText.contains("name = \"lab table\"   # the big one"))
         }
     }
 
