@@ -142,17 +142,18 @@ struct CalibrationSearch: Sendable {
     /// A flip; `.answer` carries its latency when it answered a reported presentation.
     /// `changedAt`: when the sensor's clock says it changed (see `VerificationCheck.flip`).
     mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig) -> VerificationCheck.FlipVerdict {
-        let late = silence.take(flipAt: time, changedAt: changedAt, config: config)
-        guard let r = round else { return takeBack(late) }
+        let meaning = round?.meaning(ofFlipAt: time, changedAt: changedAt, config: config)
+        let late = silence.take(flipAt: time, changedAt: changedAt, answersNoRound: meaning?.answersNoRound ?? true, config: config)
+        guard let meaning else { return takeBack(late) }
         round = nil
         lastRoundAnswered = false
-        switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
+        switch meaning {
         case .primed:
             return .primed
         case .beforeRound:
             return takeBack(late)
         case .unexplained:
-            return .spontaneous
+            return config.lateAnswersPastDeadline ? takeBack(late) : .spontaneous
         case .answer(let window, let latency, _, _):
             guard let p = probe else { return .spontaneous }
             update(flipped: true, probe: p, window: window, config: config, at: time)

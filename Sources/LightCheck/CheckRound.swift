@@ -146,6 +146,14 @@ extension CheckRound {
         /// not all of the round's (a staggered round); `response`: presentation → change by
         /// the sensor's clock, when that is known and the presentation was reported.
         case answer(window: Seconds, latency: Seconds?, probed: Set<Int>? = nil, response: Seconds? = nil)
+
+        /// No patch of this round explains the flip (`SilentRoundMemory.take`).
+        var answersNoRound: Bool {
+            switch self {
+            case .unexplained, .beforeRound: true
+            case .primed, .answer: false
+            }
+        }
     }
 
     /// `changedAt`: when the sensor changed, from its own clock (PERC GATT v1 device time),
@@ -238,11 +246,18 @@ struct SilentRoundMemory<Evidence: Sendable>: Sendable {
     /// its presentation to its deadline), with the evidence to go back to; else a change of
     /// the sensor's own. The latency and the response run from that round's reported
     /// presentation (no response for a staggered round: which of its probes it saw is not known).
-    mutating func take(flipAt time: Seconds, changedAt: Seconds?,
+    ///
+    /// `answersNoRound`: no round showing can explain the flip (none runs, or it is resetting,
+    /// or its patches could not have been seen yet). The remembered round's patches then
+    /// showed past its deadline, until the next overlay replaced them, and under
+    /// `lateAnswersPastDeadline` a change up to `latency.maxSensorResponse` past the deadline
+    /// is still its late answer.
+    mutating func take(flipAt time: Seconds, changedAt: Seconds?, answersNoRound: Bool = false,
                        config: LightCheckConfig) -> (verdict: VerificationCheck.FlipVerdict, before: Evidence?) {
         defer { last = nil }
+        let past = answersNoRound && config.lateAnswersPastDeadline ? config.latency.maxSensorResponse : 0
         guard let changedAt, let r = last, changedAt >= r.start + config.latency.minSensorResponse,
-              changedAt <= r.end else { return (.spontaneous, nil) }
+              changedAt <= r.end + past else { return (.spontaneous, nil) }
         return (.late(latency: r.reported && !r.staggered ? time - r.start : nil,
                       response: r.reported && !r.staggered ? changedAt - r.start : nil), r.before)
     }

@@ -238,6 +238,24 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
     /// with its age (up to the 0.5 s clamp), and every echo and quiet window with it.
     /// Recordings made before this setting existed read it as off.
     public var presentationFromFirstReport = true
+    /// A flip that answers no round showing (none runs, or the showing round is resetting or
+    /// could not have been seen yet) is the late answer of the last silent round also when
+    /// the sensor's clock puts the change up to `latency.maxSensorResponse` past that round's
+    /// deadline: its patches still showed until the next overlay replaced them, and no other
+    /// patch explains the change. Its silence is taken back and its latency teaches the
+    /// deadline. Before, a sensor slower than the deadline it had been given never taught a
+    /// longer one (every late answer read as a change of its own), and the silent round's
+    /// evidence stood: an end-to-end locate under load confirmed the pose next to the true
+    /// one (EndToEndTests.aPercThatMakesOneTouchIsLocatedByLight, docs/lightcheck.md "Late
+    /// answers past the deadline"). Recordings made before this setting existed read it as off.
+    public var lateAnswersPastDeadline = true
+    /// A late answer to the round before that voids a round whose patches were sent to the
+    /// screen keeps the tangible's sensor quiet, as a withdrawn check does: the sensor may
+    /// still answer the voided round's patches, and the next round, started from the new
+    /// colour, would read that as its own answer. A change of the sensor's own that voids a
+    /// round does not (tried: it slowed locates and crowds, docs/lightcheck.md "Late answers
+    /// past the deadline"). Recordings made before this setting existed read it as off.
+    public var quietAfterVoidedRound = true
 
     public init() {}
 
@@ -293,6 +311,8 @@ public struct LightCheckConfig: Hashable, Sendable, Codable {
         staggerAfterResponses = try v(.staggerAfterResponses, d.staggerAfterResponses)
         reserveAfterWaiting = try v(.reserveAfterWaiting, 0)
         presentationFromFirstReport = try v(.presentationFromFirstReport, false)
+        lateAnswersPastDeadline = try v(.lateAnswersPastDeadline, false)
+        quietAfterVoidedRound = try v(.quietAfterVoidedRound, false)
         locate = c.contains(.locate) ? try CalibrationSettings(from: c.superDecoder(forKey: .locate), defaults: d.locate) : d.locate
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: problem))

@@ -155,10 +155,13 @@ struct VerificationCheck: Sendable {
     /// when it changed.
     mutating func flip(at time: Seconds, changedAt: Seconds? = nil, config: LightCheckConfig,
                        explanation: FlipExplanation = .nothing) -> FlipVerdict {
-        let late = silence.take(flipAt: time, changedAt: changedAt, config: config)
-        guard case .showing(let r) = state else { return takeBack(late) }
+        guard case .showing(let r) = state else {
+            return takeBack(silence.take(flipAt: time, changedAt: changedAt, answersNoRound: true, config: config))
+        }
+        let meaning = r.meaning(ofFlipAt: time, changedAt: changedAt, config: config)
+        let late = silence.take(flipAt: time, changedAt: changedAt, answersNoRound: meaning.answersNoRound, config: config)
         state = .idle
-        switch r.meaning(ofFlipAt: time, changedAt: changedAt, config: config) {
+        switch meaning {
         case .primed:
             return .primed
         case .beforeRound:
@@ -166,6 +169,9 @@ struct VerificationCheck: Sendable {
             // `maxVoidedRounds`: the sensor was answering, late); the next starts from the new colour.
             return takeBack(late)
         case .unexplained:
+            // A late answer to the silent round before, past its deadline
+            // (`lateAnswersPastDeadline`), as `.beforeRound`.
+            if config.lateAnswersPastDeadline, late.before != nil { return takeBack(late) }
             // The sensor changed on its own: the round's evidence is void; the next round
             // uses the new colour.
             voidedRounds += 1

@@ -26,6 +26,8 @@ import Testing
         expected.staggeredProbes = false
         expected.reserveAfterWaiting = 0
         expected.presentationFromFirstReport = false
+        expected.lateAnswersPastDeadline = false
+        expected.quietAfterVoidedRound = false
         #expect(try decode("{}") == expected)
     }
 

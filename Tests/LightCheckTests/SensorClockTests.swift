@@ -41,12 +41,19 @@ import MTKTangibles
         return (d, deadline)
     }
 
+    /// `secondRoundShowing`, then a report 20 ms into the second round of a change at `changed`
+    /// (our clock; nil: 1 ms past the first round's deadline).
+    func changeReported(_ config: LightCheckConfig, changed: Seconds? = nil) -> (driver: HandDriver, firstEnded: Seconds, arrival: Seconds) {
+        var (d, ended) = secondRoundShowing(config)
+        let arrival = d.time + 0.02
+        d.step(at: arrival, events: [Self.light(1, changed: changed ?? ended + 0.001, arrival: arrival)])
+        return (d, ended, arrival)
+    }
+
     @Test func aLateAnswerToASilentRoundIsNotTheNextRoundsAnswer() {
-        var (d, ended) = secondRoundShowing(LightCheckConfig())
         // The sensor answered the first round's probe 60 ms after it showed; the report
         // arrives 20 ms into the second round.
-        let arrival = d.time + 0.02
-        d.step(at: arrival, events: [Self.light(1, changed: 0.06, arrival: arrival)])
+        var (d, ended, arrival) = changeReported(LightCheckConfig(), changed: 0.06)
         #expect(ended < d.time)
         #expect(d.outcomes.isEmpty)
         #expect(d.scheduler.diagnostics.answers == 0)
@@ -59,16 +66,49 @@ import MTKTangibles
         #expect(d.scheduler.overlay.patches.filter { $0.purpose == .probe }.allSatisfy { $0.colour == .black })
     }
 
-    /// A change after the silent round's deadline answered none of its patches: a change of
-    /// the sensor's own (counted as such), not a late answer, and it teaches no latency.
-    @Test func aChangeAfterTheSilentRoundEndedIsNoLateAnswer() {
-        var (d, ended) = secondRoundShowing(LightCheckConfig())
-        let arrival = d.time + 0.02
-        d.step(at: arrival, events: [Self.light(1, changed: ended + 0.001, arrival: arrival)])
-        #expect(d.scheduler.diagnostics.lateAnswers == 0)
+    /// A change just past the silent round's deadline, before the next round's patches can
+    /// have been seen, answers the silent round's patches (they showed until the next overlay
+    /// replaced them): a late answer, whose latency teaches a longer deadline
+    /// (`lateAnswersPastDeadline`). With the setting off, or further past the deadline than
+    /// `latency.maxSensorResponse`, it is a change of the sensor's own and teaches nothing.
+    @Test func aChangeJustPastTheSilentRoundsDeadlineIsItsLateAnswer() {
+        let (d, ended, arrival) = changeReported(LightCheckConfig())
+        #expect(d.scheduler.diagnostics.lateAnswers == 1)
         #expect(d.scheduler.diagnostics.answers == 0)
-        #expect(d.scheduler.diagnostics.spontaneousFlips[1] == 1)
-        #expect(d.scheduler.latencyModel(for: 1).samples.isEmpty)
+        #expect(d.scheduler.diagnostics.spontaneousFlips[1] == nil)
+        #expect(d.scheduler.latencyModel(for: 1).samples == [arrival])
+        #expect(d.scheduler.deadline(for: 1) > ended)
+
+        var off = LightCheckConfig()
+        off.lateAnswersPastDeadline = false
+        var short = LightCheckConfig()
+        short.latency.maxSensorResponse = 0.0005
+        for config in [off, short] {
+            let e = changeReported(config).driver
+            #expect(e.scheduler.diagnostics.lateAnswers == 0)
+            #expect(e.scheduler.diagnostics.answers == 0)
+            #expect(e.scheduler.diagnostics.spontaneousFlips[1] == 1)
+            #expect(e.scheduler.latencyModel(for: 1).samples.isEmpty)
+        }
+    }
+
+    /// A late answer that voids the showing round keeps the sensor quiet: it may still be
+    /// following the voided round's patches, and the next round, started from the new colour,
+    /// would read that change as its own answer (`quietAfterVoidedRound`).
+    @Test func aChangeAfterALateAnswerIsNotTheNextRoundsAnswer() {
+        for quiet in [true, false] {
+            var config = LightCheckConfig()
+            config.quietAfterVoidedRound = quiet
+            var d = changeReported(config, changed: 0.06).driver
+            #expect(d.scheduler.diagnostics.lateAnswers == 1)
+            Self.presentUntilAProbeShows(&d)
+            _ = d.presentNow()
+            #expect(d.scheduler.overlay.patches.contains { $0.purpose == .probe })
+            let shown = d.time
+            d.step(at: shown + 0.04, events: [Self.light(0, changed: shown + 0.03, arrival: shown + 0.04)])
+            #expect(d.scheduler.diagnostics.answers == (quiet ? 0 : 1), "quietAfterVoidedRound \(quiet)")
+            #expect(d.scheduler.diagnostics.spontaneousFlips[1] == (quiet ? 1 : nil), "quietAfterVoidedRound \(quiet)")
+        }
     }
 
     /// The same report without the sensor's clock is read as the second round's answer: what
@@ -76,9 +116,7 @@ import MTKTangibles
     @Test func withoutTheClockTheSameReportIsReadAsAnAnswer() {
         var config = LightCheckConfig()
         config.sensorClock = false
-        var (d, _) = secondRoundShowing(config)
-        let arrival = d.time + 0.02
-        d.step(at: arrival, events: [Self.light(1, changed: 0.06, arrival: arrival)])
+        let d = changeReported(config, changed: 0.06).driver
         #expect(d.scheduler.diagnostics.answers == 1)
         #expect(d.scheduler.diagnostics.lateAnswers == 0)
     }

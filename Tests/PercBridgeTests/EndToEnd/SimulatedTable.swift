@@ -102,9 +102,33 @@ ws = Socket(args["port"])
 ws.send({"type": "hello", "protocol": 1, "name": "simulated display", "draws_overlay": True})
 end, beat, report = time.time() + args["seconds"], 0, 0
 last = None
+# The display: the newest overlay received shows at the next refresh (60 Hz), so one
+# superseded within a refresh is never seen, as on a real screen.
+refresh, next_refresh, newest = 1 / 60, time.time(), None
+# A sensor answers in order: a change no sooner than the one before it.
+last_due = {p["address"]: 0.0 for p in percs}
+def present(m):
+    ws.send({"type": "presented", "overlay": m["overlay"]})
+    counts["presented"] += 1
+    for p in percs:
+        if p["address"] not in placed: continue
+        sx, sy = p["sensor"]
+        colour, under = 0, []
+        for patch in m["patches"]:
+            if math.hypot(patch["x"] - sx, patch["y"] - sy) <= patch["radius"]:
+                colour = 1 if patch["colour"] == "white" else 0
+                under.append([patch.get("tangible"), patch.get("purpose"), patch["colour"]])
+        if under:
+            out({"event": "sensor-under", "address": p["address"], "overlay": m["overlay"], "patches": under})
+        if colour != seen[p["address"]]:
+            seen[p["address"]] = colour
+            delay = rng.randint(1, 4) / 60 + rng.uniform(0, 0.030) + rng.uniform(0.001, 0.003)
+            due = max(time.time() + delay, last_due[p["address"]])
+            last_due[p["address"]] = due
+            pending.append((due, p["address"], colour))
 while time.time() < end:
-    wait = 0.05 if not pending else max(0.0, min(0.05, min(d for d, _, _ in pending) - time.time()))
-    m = ws.recv(wait)
+    soonest = min([d for d, _, _ in pending] + ([next_refresh] if newest else []), default=time.time() + 0.05)
+    m = ws.recv(max(0.0, min(0.05, soonest - time.time())))
     if m and m["type"] == "frame":
         last = m
         pts = [(q["x"], q["y"]) for q in m.get("pointers", [])]
@@ -115,22 +139,13 @@ while time.time() < end:
                 notify(p)
                 out({"event": "placed", "address": p["address"], "frame": m["frame"]})
     elif m and m["type"] == "overlay":
-        ws.send({"type": "presented", "overlay": m["overlay"]})
-        counts["presented"] += 1
-        for p in percs:
-            if p["address"] not in placed: continue
-            sx, sy = p["sensor"]
-            colour, under = 0, []
-            for patch in m["patches"]:
-                if math.hypot(patch["x"] - sx, patch["y"] - sy) <= patch["radius"]:
-                    colour = 1 if patch["colour"] == "white" else 0
-                    under.append([patch.get("tangible"), patch.get("purpose"), patch["colour"]])
-            if under:
-                out({"event": "sensor-under", "address": p["address"], "overlay": m["overlay"], "patches": under})
-            if colour != seen[p["address"]]:
-                seen[p["address"]] = colour
-                delay = rng.randint(1, 4) / 60 + rng.uniform(0, 0.030) + rng.uniform(0.001, 0.003)
-                pending.append((time.time() + delay, p["address"], colour))
+        newest = m
+    now = time.time()
+    if now >= next_refresh:
+        while next_refresh <= now: next_refresh += refresh
+        if newest:
+            present(newest)
+            newest = None
     now = time.time()
     for due, address, colour in sorted(q for q in pending if q[0] <= now):
         pending.remove((due, address, colour))
