@@ -252,7 +252,7 @@ struct SilentRoundMemory<Evidence: Sendable>: Sendable {
     /// showed past its deadline, until the next overlay replaced them, and under
     /// `lateAnswersPastDeadline` a change up to `latency.maxSensorResponse` past the deadline
     /// is still its late answer.
-    mutating func take(flipAt time: Seconds, changedAt: Seconds?, answersNoRound: Bool = false,
+    mutating func take(flipAt time: Seconds, changedAt: Seconds?, answersNoRound: Bool,
                        config: LightCheckConfig) -> (verdict: VerificationCheck.FlipVerdict, before: Evidence?) {
         defer { last = nil }
         let past = answersNoRound && config.lateAnswersPastDeadline ? config.latency.maxSensorResponse : 0

@@ -282,9 +282,10 @@ public struct LightCheckScheduler: Sendable {
             colours[t] = colour
             guard previous != colour else { return }
             let verdict: VerificationCheck.FlipVerdict
-            // Whether the round this flip may void had patches sent to the screen.
-            let roundSent = searches[t] != nil ? searches[t]!.round?.firstOverlayID != nil
-                : tests[t] == nil && checks[t]?.currentRound?.firstOverlayID != nil
+            // Whether the round this flip may void had patches sent to the screen
+            // (`quietAfterVoidedRound`, below).
+            let roundSent = config.quietAfterVoidedRound && (searches[t] != nil ? searches[t]!.round?.firstOverlayID != nil
+                : tests[t] == nil && checks[t]?.currentRound?.firstOverlayID != nil)
             // Likely the sensor following the patches of the check before (or their removal).
             let inQuiet = (changedAt ?? time) < quietUntil[t] ?? -.infinity
             if searches[t] != nil, config.locateInQuiet, searches[t]!.isLocate, inQuiet {
@@ -305,9 +306,8 @@ public struct LightCheckScheduler: Sendable {
             } else {
                 verdict = .spontaneous
             }
-            // The patches of a round a late answer voided may still be answered
-            // (`quietAfterVoidedRound`).
-            if config.quietAfterVoidedRound, roundSent, case .late = verdict { keepQuiet(t, from: time) }
+            // The patches of a round a late answer voided may still be answered.
+            if roundSent, case .late = verdict { keepQuiet(t, from: time) }
             switch verdict {
             case .answer(let latency, let response):
                 diagnostics.answers += 1

@@ -146,7 +146,6 @@ while time.time() < end:
         if newest:
             present(newest)
             newest = None
-    now = time.time()
     for due, address, colour in sorted(q for q in pending if q[0] <= now):
         pending.remove((due, address, colour))
         if colour != light[address]:
