@@ -439,10 +439,12 @@ public final class PercLink: Sendable {
             s.writePath = write?.path
             s.writeWithResponse = write.map { !$0.flags.contains("write-without-response") } ?? false
         }
-        if configuration.preferAcquireNotify {
+        // (With the process's socket reader stopped, StartNotify at once: `NotifySocket`.)
+        if configuration.preferAcquireNotify, NotifySocket.shared.isRunning {
             do {
                 let (fd, mtu) = try await calls.acquireNotify(notify.path)
-                let token = NotifySocket.shared.add(fd: fd, mtu: mtu, onData: { [weak self] bytes, arrival in
+                // (A socket the reader cannot watch is closed, releasing BlueZ's acquisition.)
+                let token = try NotifySocket.shared.add(fd: fd, mtu: mtu, onData: { [weak self] bytes, arrival in
                     self?.deliver(bytes, arrival: arrival)
                 }, onClosed: { [weak self] in
                     guard let self else { return }

@@ -21,12 +21,25 @@ import Synchronization
 /// `close` returns after that, and nothing of that socket is delivered afterwards. Only the
 /// reader thread reads and closes descriptors, so delivery keeps its order and a number
 /// cannot be reused while a `recv` on it may still be under way.
+///
+/// A socket the reader cannot watch (no epoll instance: the process ran out of descriptors
+/// when it was made; `epoll_ctl` refused the descriptor) is refused by `add`, which closes
+/// it: the caller reads through StartNotify instead. Should the reader ever stop
+/// (`epoll_wait` failing with anything but EINTR), every socket is closed with its
+/// `onClosed`, as a hang-up, every waiting `close` returns, and `add` refuses from then on.
 public final class NotifySocket: Sendable {
     public typealias Handler = @Sendable (_ bytes: [UInt8], _ arrival: Double) -> Void
     public typealias ClosedHandler = @Sendable () -> Void
 
     /// A registered socket; pass it to `close(_:)`.
     public struct Token: Hashable, Sendable { fileprivate let id: Int }
+
+    /// Why `add` refused a socket (it closed it).
+    public struct Refused: Error, CustomStringConvertible {
+        public let errno: Int32
+        public let operation: String
+        public var description: String { "the notification reader cannot watch the socket (\(operation): \(String(cString: strerror(errno))))" }
+    }
 
     public static let shared = NotifySocket()
 
@@ -37,6 +50,9 @@ public final class NotifySocket: Sendable {
         /// Sockets removed by `close(_:)`: drained and closed by the reader thread on its next
         /// round, which then resumes the waiting `close`.
         var toClose: [(entry: Entry, done: CheckedContinuation<Void, Never>)] = []
+        /// Why the reader cannot run (its epoll instance or wake-up could not be made, or
+        /// `epoll_wait` failed); nil while it runs.
+        var stopped: Refused?
     }
 
     private let epollFD: Int32
@@ -48,11 +64,21 @@ public final class NotifySocket: Sendable {
 
     private init() {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        let epollErrno = errno
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        let wakeErrno = errno
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = 0
-        _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+        if epollFD < 0 {
+            state.withLock { $0.stopped = Refused(errno: epollErrno, operation: "epoll_create1") }
+            return
+        }
+        if wakeFD < 0 || epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) != 0 {
+            let refused = Refused(errno: wakeFD < 0 ? wakeErrno : errno, operation: wakeFD < 0 ? "eventfd" : "epoll_ctl")
+            state.withLock { $0.stopped = refused }
+            return
+        }
         let thread = Thread { [self] in
             ThreadName.setCurrent("pb-notify")
             self.loop()
@@ -61,28 +87,39 @@ public final class NotifySocket: Sendable {
     }
 
     /// Starts reading `fd` (which this object now owns and will close). `mtu` is BlueZ's
-    /// answer; datagrams up to `bufferSize` bytes are read whole whatever it says.
-    public func add(fd: Int32, mtu: Int, onData: @escaping Handler, onClosed: @escaping ClosedHandler) -> Token {
+    /// answer; datagrams up to `bufferSize` bytes are read whole whatever it says. Throws
+    /// `Refused` when the reader cannot watch it (it is closed then).
+    public func add(fd: Int32, mtu: Int, onData: @escaping Handler, onClosed: @escaping ClosedHandler) throws(Refused) -> Token {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        return state.withLock { s in
+        let added = state.withLock { s -> Result<Token, Refused> in
+            if let stopped = s.stopped { return .failure(stopped) }
             let id = s.nextID
-            s.nextID += 1
-            s.entries[id] = Entry(fd: fd, onData: onData, onClosed: onClosed)
             var event = epoll_event()
             event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
             event.data.u64 = UInt64(id)
-            _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event)
-            return Token(id: id)
+            guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { return .failure(Refused(errno: errno, operation: "epoll_ctl")) }
+            s.nextID += 1
+            s.entries[id] = Entry(fd: fd, onData: onData, onClosed: onClosed)
+            return .success(Token(id: id))
+        }
+        switch added {
+        case .success(let token): return token
+        case .failure(let refused):
+            Glibc.close(fd)
+            throw refused
         }
     }
+
+    /// Whether the reader runs (false when it could not start or stopped; `add` refuses then).
+    public var isRunning: Bool { state.withLock { $0.stopped == nil } }
 
     /// Delivers what is still queued in the socket, then closes it (releasing BlueZ's
     /// acquisition); returns once that is done. A socket already hung up is left alone.
     public func close(_ token: Token) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let removed = state.withLock { s -> Bool in
-                guard let entry = s.entries.removeValue(forKey: token.id) else { return false }
+                guard s.stopped == nil, let entry = s.entries.removeValue(forKey: token.id) else { return false }
                 _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, entry.fd, nil)
                 s.toClose.append((entry, done))
                 return true
@@ -121,6 +158,7 @@ public final class NotifySocket: Sendable {
             let n = epoll_wait(epollFD, events, maxEvents, -1)
             if n < 0 {
                 if errno == EINTR { continue }
+                stop(Refused(errno: errno, operation: "epoll_wait"), buffer: buffer)
                 return
             }
             for i in 0..<Int(n) {
@@ -154,6 +192,27 @@ public final class NotifySocket: Sendable {
                 Glibc.close(entry.fd)
                 done.resume()
             }
+        }
+    }
+
+    /// The reader cannot go on: what is queued is delivered, every socket closed as if its
+    /// peer hung up (its link falls back to StartNotify when it subscribes again), every
+    /// waiting `close` returns, and `add` refuses from now on.
+    private func stop(_ why: Refused, buffer: UnsafeMutableRawPointer) {
+        let (open, closing) = state.withLock { s in
+            s.stopped = why
+            defer { s.entries.removeAll(); s.toClose.removeAll() }
+            return (s.entries.keys.sorted().map { s.entries[$0]! }, s.toClose)
+        }
+        for entry in open {
+            _ = drain(entry, into: buffer)
+            Glibc.close(entry.fd)
+            entry.onClosed()
+        }
+        for (entry, done) in closing {
+            _ = drain(entry, into: buffer)
+            Glibc.close(entry.fd)
+            done.resume()
         }
     }
 }

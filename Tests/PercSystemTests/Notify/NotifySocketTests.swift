@@ -29,7 +29,7 @@ import Testing
             let closedByPeer = Atomic<Bool>(false)
             // Queued before the reader knows the socket: it may not have woken when `close` comes.
             for i in 0..<5 { Self.send(bluez, [UInt8(round), UInt8(i)]) }
-            let token = NotifySocket.shared.add(fd: ours, mtu: 23, onData: { bytes, _ in
+            let token = try NotifySocket.shared.add(fd: ours, mtu: 23, onData: { bytes, _ in
                 got.withLock { $0.append(bytes) }
             }, onClosed: { closedByPeer.store(true, ordering: .relaxed) })
             await NotifySocket.shared.close(token)
@@ -52,7 +52,7 @@ import Testing
         let (ours, bluez) = try Self.pair()
         let got = Mutex<[[UInt8]]>([])
         let closes = Atomic<Int>(0)
-        let token = NotifySocket.shared.add(fd: ours, mtu: 23, onData: { bytes, _ in
+        let token = try NotifySocket.shared.add(fd: ours, mtu: 23, onData: { bytes, _ in
             got.withLock { $0.append(bytes) }
         }, onClosed: { closes.add(1, ordering: .relaxed) })
         for i in 0..<3 { Self.send(bluez, [UInt8(i)]) }
@@ -64,5 +64,36 @@ import Testing
         await NotifySocket.shared.close(token)
         let closedAfter = closes.load(ordering: .relaxed)
         #expect(closedAfter == 1)
+    }
+
+    /// A descriptor epoll cannot watch (a regular file) is refused with the reason and closed,
+    /// not taken silently and never read; the reader goes on serving the others.
+    @Test func aSocketTheReaderCannotWatchIsRefusedAndClosed() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
+        let file = open(path, O_CREAT | O_RDWR, 0o600)
+        try #require(file >= 0)
+        defer { unlink(path) }
+        var refused: NotifySocket.Refused?
+        do {
+            _ = try NotifySocket.shared.add(fd: file, mtu: 23, onData: { _, _ in }, onClosed: {})
+        } catch {
+            refused = error
+        }
+        #expect(refused?.operation == "epoll_ctl")
+        #expect(refused?.errno == EPERM)
+        #expect(refused.map { "\($0)".contains("Operation not permitted") } == true)
+        // Closed by `add`: the number is no longer ours.
+        errno = 0
+        #expect(fcntl(file, F_GETFD) == -1 && errno == EBADF)
+        #expect(NotifySocket.shared.isRunning)
+        // And the reader still reads the next socket.
+        let (ours, bluez) = try Self.pair()
+        defer { Glibc.close(bluez) }
+        let got = Mutex<[[UInt8]]>([])
+        let token = try NotifySocket.shared.add(fd: ours, mtu: 23, onData: { bytes, _ in got.withLock { $0.append(bytes) } }, onClosed: {})
+        Self.send(bluez, [7, 8])
+        for _ in 0..<200 where got.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        await NotifySocket.shared.close(token)
+        #expect(got.withLock { $0 } == [[7, 8]])
     }
 }
