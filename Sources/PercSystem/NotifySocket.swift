@@ -38,6 +38,8 @@ public final class NotifySocket: Sendable {
     public struct Refused: Error, CustomStringConvertible {
         public let errno: Int32
         public let operation: String
+        /// `operation` failed just now (its `errno`).
+        init(after operation: String) { errno = Glibc.errno; self.operation = operation }
         public var description: String { "the notification reader cannot watch the socket (\(operation): \(String(cString: strerror(errno))))" }
     }
 
@@ -64,19 +66,15 @@ public final class NotifySocket: Sendable {
 
     private init() {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        let epollErrno = errno
+        let epollFailed = epollFD < 0 ? Refused(after: "epoll_create1") : nil
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        let wakeErrno = errno
+        let wakeFailed = wakeFD < 0 ? Refused(after: "eventfd") : nil
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = 0
-        if epollFD < 0 {
-            state.withLock { $0.stopped = Refused(errno: epollErrno, operation: "epoll_create1") }
-            return
-        }
-        if wakeFD < 0 || epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) != 0 {
-            let refused = Refused(errno: wakeFD < 0 ? wakeErrno : errno, operation: wakeFD < 0 ? "eventfd" : "epoll_ctl")
-            state.withLock { $0.stopped = refused }
+        if let why = epollFailed ?? wakeFailed
+            ?? (epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) != 0 ? Refused(after: "epoll_ctl") : nil) {
+            state.withLock { $0.stopped = why }
             return
         }
         let thread = Thread { [self] in
@@ -92,22 +90,21 @@ public final class NotifySocket: Sendable {
     public func add(fd: Int32, mtu: Int, onData: @escaping Handler, onClosed: @escaping ClosedHandler) throws(Refused) -> Token {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        let added = state.withLock { s -> Result<Token, Refused> in
-            if let stopped = s.stopped { return .failure(stopped) }
-            let id = s.nextID
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-            event.data.u64 = UInt64(id)
-            guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { return .failure(Refused(errno: errno, operation: "epoll_ctl")) }
-            s.nextID += 1
-            s.entries[id] = Entry(fd: fd, onData: onData, onClosed: onClosed)
-            return .success(Token(id: id))
-        }
-        switch added {
-        case .success(let token): return token
-        case .failure(let refused):
+        do {
+            return try state.withLock { s throws(Refused) in
+                if let stopped = s.stopped { throw stopped }
+                let id = s.nextID
+                var event = epoll_event()
+                event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+                event.data.u64 = UInt64(id)
+                guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw Refused(after: "epoll_ctl") }
+                s.nextID += 1
+                s.entries[id] = Entry(fd: fd, onData: onData, onClosed: onClosed)
+                return Token(id: id)
+            }
+        } catch {
             Glibc.close(fd)
-            throw refused
+            throw error
         }
     }
 
@@ -119,7 +116,7 @@ public final class NotifySocket: Sendable {
     public func close(_ token: Token) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let removed = state.withLock { s -> Bool in
-                guard s.stopped == nil, let entry = s.entries.removeValue(forKey: token.id) else { return false }
+                guard let entry = s.entries.removeValue(forKey: token.id) else { return false }
                 _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, entry.fd, nil)
                 s.toClose.append((entry, done))
                 return true
@@ -158,7 +155,7 @@ public final class NotifySocket: Sendable {
             let n = epoll_wait(epollFD, events, maxEvents, -1)
             if n < 0 {
                 if errno == EINTR { continue }
-                stop(Refused(errno: errno, operation: "epoll_wait"), buffer: buffer)
+                stop(Refused(after: "epoll_wait"), buffer: buffer)
                 return
             }
             for i in 0..<Int(n) {
@@ -182,16 +179,21 @@ public final class NotifySocket: Sendable {
                     removed.onClosed()
                 }
             }
-            let closing = state.withLock { s -> [(entry: Entry, done: CheckedContinuation<Void, Never>)] in
-                guard !s.toClose.isEmpty else { return [] }
-                defer { s.toClose.removeAll(keepingCapacity: true) }
-                return s.toClose
-            }
-            for (entry, done) in closing {
-                _ = drain(entry, into: buffer)
-                Glibc.close(entry.fd)
-                done.resume()
-            }
+            closeHandedBack(buffer: buffer)
+        }
+    }
+
+    /// Drains and closes the sockets `close(_:)` handed back, and resumes their callers.
+    private func closeHandedBack(buffer: UnsafeMutableRawPointer) {
+        let closing = state.withLock { s -> [(entry: Entry, done: CheckedContinuation<Void, Never>)] in
+            guard !s.toClose.isEmpty else { return [] }
+            defer { s.toClose.removeAll(keepingCapacity: true) }
+            return s.toClose
+        }
+        for (entry, done) in closing {
+            _ = drain(entry, into: buffer)
+            Glibc.close(entry.fd)
+            done.resume()
         }
     }
 
@@ -199,20 +201,16 @@ public final class NotifySocket: Sendable {
     /// peer hung up (its link falls back to StartNotify when it subscribes again), every
     /// waiting `close` returns, and `add` refuses from now on.
     private func stop(_ why: Refused, buffer: UnsafeMutableRawPointer) {
-        let (open, closing) = state.withLock { s in
+        let open = state.withLock { s in
             s.stopped = why
-            defer { s.entries.removeAll(); s.toClose.removeAll() }
-            return (s.entries.keys.sorted().map { s.entries[$0]! }, s.toClose)
+            defer { s.entries.removeAll() }
+            return s.entries.sorted { $0.key < $1.key }.map(\.value)
         }
         for entry in open {
             _ = drain(entry, into: buffer)
             Glibc.close(entry.fd)
             entry.onClosed()
         }
-        for (entry, done) in closing {
-            _ = drain(entry, into: buffer)
-            Glibc.close(entry.fd)
-            done.resume()
-        }
+        closeHandedBack(buffer: buffer)
     }
 }

@@ -15,6 +15,15 @@ import Testing
         return (fds[0], fds[1])
     }
 
+    /// A write lock over the whole file, held by `fd`'s open file description; 0 or -1.
+    private static func lock(_ fd: Int32) -> Int32 {
+        var l = flock()
+        l.l_type = Int16(F_WRLCK)
+        l.l_whence = Int16(SEEK_SET)
+        let ofdSetLock: Int32 = 37  // F_OFD_SETLK (Linux <fcntl.h>, behind _GNU_SOURCE)
+        return fcntl(fd, ofdSetLock, &l)
+    }
+
     private static func send(_ fd: Int32, _ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
     }
@@ -73,6 +82,9 @@ import Testing
         let file = open(path, O_CREAT | O_RDWR, 0o600)
         try #require(file >= 0)
         defer { unlink(path) }
+        // An open-file-description lock on it goes when its last descriptor is closed: that
+        // says it was closed even if another test reuses the number at once.
+        try #require(Self.lock(file) == 0)
         var refused: NotifySocket.Refused?
         do {
             _ = try NotifySocket.shared.add(fd: file, mtu: 23, onData: { _, _ in }, onClosed: {})
@@ -82,9 +94,10 @@ import Testing
         #expect(refused?.operation == "epoll_ctl")
         #expect(refused?.errno == EPERM)
         #expect(refused.map { "\($0)".contains("Operation not permitted") } == true)
-        // Closed by `add`: the number is no longer ours.
-        errno = 0
-        #expect(fcntl(file, F_GETFD) == -1 && errno == EBADF)
+        // Closed by `add`: its lock went with it, so another opening of the file takes it.
+        let other = open(path, O_RDWR)
+        defer { Glibc.close(other) }
+        #expect(Self.lock(other) == 0)
         #expect(NotifySocket.shared.isRunning)
         // And the reader still reads the next socket.
         let (ours, bluez) = try Self.pair()
